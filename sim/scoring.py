@@ -1,0 +1,51 @@
+"""Scoring a deal (R-S1..R-S6), part by part as TRACE.md's ``breakdown`` lists them."""
+
+from __future__ import annotations
+
+from numba import njit
+
+from sim.cards import CARD_VALUE, N_KINDS, RED3
+from sim.rules import (
+    R_CLEAN_BONUS,
+    R_DIRTY_BONUS,
+    R_OUT_BONUS,
+    R_RED3_BONUS,
+    R_RED3_PENALTY,
+    R_WILD_BONUS,
+)
+from sim.state import BOOK_CLEAN, BOOK_DIRTY, BOOK_WILD, S_OUT_SEAT, S_PLAYERS, S_TEAMS
+
+P_MELDED = 0
+P_LEFT = 1
+P_RED3 = 2
+P_BOOKS = 3
+P_OUT = 4
+N_PARTS = 5
+
+
+@njit(cache=True)
+def score_parts(st, team: int, parts) -> int:
+    """Fill ``parts[P_*]`` for ``team`` and return the deal score (their sum)."""
+    players = st.sc[S_PLAYERS]
+    teams = st.sc[S_TEAMS]
+    left = 0
+    hidden_red3 = 0
+    for seat in range(team, players, teams):
+        for k in range(N_KINDS):
+            n = st.hand[seat, k] + st.foot[seat, k]  # R-S2: an unpicked Foot counts in full
+            left += n * CARD_VALUE[k]
+        hidden_red3 += st.hand[seat, RED3] + st.foot[seat, RED3]
+    parts[P_MELDED] = st.melded_value[team]  # R-S1
+    parts[P_LEFT] = -left  # R-S2, R-S6
+    parts[P_RED3] = st.red3[team] * st.rules[R_RED3_BONUS] - hidden_red3 * st.rules[R_RED3_PENALTY]
+    parts[P_BOOKS] = (
+        st.books[team, BOOK_CLEAN] * st.rules[R_CLEAN_BONUS]
+        + st.books[team, BOOK_DIRTY] * st.rules[R_DIRTY_BONUS]
+        + st.books[team, BOOK_WILD] * st.rules[R_WILD_BONUS]
+    )  # R-S4
+    out_seat = st.sc[S_OUT_SEAT]
+    parts[P_OUT] = st.rules[R_OUT_BONUS] if out_seat >= 0 and out_seat % teams == team else 0
+    total = 0
+    for i in range(N_PARTS):
+        total += parts[i]
+    return total

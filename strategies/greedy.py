@@ -1,0 +1,107 @@
+"""``greedy``: the sensible baseline (issue 2).
+
+Picks up whenever it legally can, opens as soon as it can, melds every natural it can, sends
+wilds to the wild meld until the partnership has its wild book and then to natural melds for
+dirty books, discards its least useful card, goes out whenever it is allowed, and grants
+permission when going out wins the deal on points (R-X3).
+"""
+
+from __future__ import annotations
+
+from numba import njit
+
+from sim.cards import BLACK3, CARD_VALUE, JOKER, N_KINDS, N_NATURALS, TWO
+from sim.melds import held_count, lay_line, opening_minimum, team_of
+from sim.rules import R_OUT_DIRTY, R_OUT_WILD
+from sim.state import BOOK_DIRTY, BOOK_WILD, M_JOKER, M_NAT, M_TWO
+from strategies import toolkit as tk
+
+WANT_OUT = 1
+
+
+@njit(cache=True)
+def choose_pickup(st, seat: int) -> int:
+    n = tk.plan_pickup(st, seat, st.entries)
+    return n if n > 0 else 0
+
+
+@njit(cache=True)
+def trim_for_foot(st, seat: int, entries, n: int) -> int:
+    """R-G4: on the Foot keep at least two cards; drop entries from the end until so."""
+    if st.on_foot[seat] == 0:
+        return n
+    held = held_count(st, seat)
+    while n > 0:
+        used = 0
+        for i in range(n):
+            used += entries[i, 1] + entries[i, 2] + entries[i, 3]
+        if held - used >= 2:
+            break
+        n -= 1
+    return n
+
+
+@njit(cache=True)
+def meld_phase(st, seat: int) -> int:
+    team = team_of(st, seat)
+    if tk.may_ask(st, seat):
+        n_out, _ = tk.plan_go_out(st, seat, st.entries2)
+        if n_out >= 0:
+            return WANT_OUT
+    tk.plan_reset(st, seat)
+    entries = st.entries
+    n = tk.plan_naturals(st, entries, 0)
+    if st.opened[team] == 0:
+        n = tk.plan_opening_extras(st, entries, n)
+        if tk.entries_points(entries, n) < opening_minimum(st):
+            return 0
+    elif tk.team_books(st, team, BOOK_WILD) < st.rules[R_OUT_WILD]:
+        n = tk.plan_wild_meld(st, entries, n)
+    elif tk.team_books(st, team, BOOK_DIRTY) < st.rules[R_OUT_DIRTY]:
+        n = tk.plan_wilds_to_naturals(st, entries, n, 99)
+        n = tk.plan_pairs_with_wild(st, entries, n, 99)
+    n = trim_for_foot(st, seat, entries, n)
+    if n > 0:
+        lay_line(st, seat, entries, n)
+    return 0
+
+
+@njit(cache=True)
+def go_out(st, seat: int) -> int:
+    n, discard = tk.plan_go_out(st, seat, st.entries)
+    if n > 0:
+        lay_line(st, seat, st.entries, n)
+    return discard
+
+
+@njit(cache=True)
+def grant(st, seat: int, asker: int) -> bool:
+    return tk.going_out_wins_deal(st, seat, asker)
+
+
+@njit(cache=True)
+def discard_usefulness(st, seat: int, kind: int) -> int:
+    """Lower is discarded first: black threes, then lone low naturals; wilds last."""
+    if kind == BLACK3:
+        return -1000
+    if kind == TWO or kind == JOKER:
+        return 1000 + CARD_VALUE[kind]
+    if kind >= N_NATURALS:
+        return 2000
+    team = team_of(st, seat)
+    m = st.meld[team, kind]
+    on_table = 30 if m[M_NAT] + m[M_TWO] + m[M_JOKER] > 0 else 0
+    return st.hand[seat, kind] * 20 + on_table + CARD_VALUE[kind]
+
+
+@njit(cache=True)
+def choose_discard(st, seat: int) -> int:
+    best = -1
+    best_score = 1 << 30
+    for k in range(N_KINDS):
+        if st.hand[seat, k] > 0:
+            score = discard_usefulness(st, seat, k)
+            if score < best_score:
+                best = k
+                best_score = score
+    return best

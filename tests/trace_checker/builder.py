@@ -1,0 +1,223 @@
+"""Helpers to write small hand-made traces for the checker's unit tests.
+
+`make_deal` builds a `deal` line from the cards a test cares about and fills the rest of the
+270 cards deterministically. `TraceBuilder` then appends lines while tracking the stock, the pile
+and the held cards mechanically, so a test names only the decisions (what to meld, what to
+discard) and gets `draw`, `taken` and `replaced_with` right without counting. The builder never
+judges legality: tests use it to write illegal lines too.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterable, Sequence
+
+from .cards import BLACK3, KINDS, NATURALS, RED3, WILDS
+from .profiles import STANDARD, Profile
+
+Entry = tuple[str, "str | Sequence[str]"]
+
+# Filler for Hands and Feet: naturals only (so no red three or wild appears unasked for).
+_HELD_FILL = NATURALS + (BLACK3,) + WILDS + (RED3,)
+# Filler for the stock: every kind in turn, so long idle plays meet red threes and wilds.
+_STOCK_FILL = KINDS
+
+
+def cards(text: str | Sequence[str]) -> list[str]:
+    """'K K 2' -> ['K', 'K', '2']; lists pass through."""
+    return text.split() if isinstance(text, str) else list(text)
+
+
+def _round_robin(pool: Counter, order: Sequence[str], n: int | None = None) -> list[str]:
+    out: list[str] = []
+    while (n is None or len(out) < n) and +pool:
+        for kind in order:
+            if pool[kind] > 0 and (n is None or len(out) < n):
+                pool[kind] -= 1
+                out.append(kind)
+    if n is not None and len(out) < n:
+        raise ValueError("not enough cards left to fill")
+    return out
+
+
+def make_deal(
+    hands: Sequence[str | Sequence[str]] | None = None,
+    feet: Sequence[str | Sequence[str]] | None = None,
+    discard: str | Sequence[str] | None = None,
+    stock_top: str | Sequence[str] = (),
+    deal: int = 1,
+    game: int = 0,
+    seed: int = 0,
+    profile: Profile = STANDARD,
+) -> dict:
+    """A valid `deal` line: given cards first, the rest of the deck filled deterministically.
+
+    Hands and Feet may be given partly (padded with naturals up to 13); `discard` defaults to a
+    natural; `stock_top` are the next cards to be drawn, the remaining cards follow them.
+    """
+    n = profile.players
+    hand_lists = [cards(h) for h in (hands or [[]] * n)]
+    foot_lists = [cards(f) for f in (feet or [[]] * n)]
+    hand_lists += [[] for _ in range(n - len(hand_lists))]
+    foot_lists += [[] for _ in range(n - len(foot_lists))]
+    top = cards(stock_top)
+    pile = cards(discard) if discard is not None else []
+    pool = profile.full_deck()
+    used = Counter(top) + Counter(pile)
+    for cs in hand_lists + foot_lists:
+        used.update(cs)
+    over = used - pool
+    if over:
+        raise ValueError(f"more cards than the deck holds: {dict(over)}")
+    pool.subtract(used)
+    for cs, size in [(h, profile.hand_size) for h in hand_lists] + [
+        (f, profile.foot_size) for f in foot_lists
+    ]:
+        if len(cs) > size:
+            raise ValueError(f"{len(cs)} cards given for a holding of {size}")
+        cs.extend(_round_robin(pool, _HELD_FILL, size - len(cs)))
+    if not pile:
+        pile = _round_robin(pool, NATURALS, profile.start_discard)
+    stock = top + _round_robin(pool, _STOCK_FILL)
+    return {
+        "type": "deal",
+        "profile": profile.name,
+        "rules": {},
+        "seed": seed,
+        "game": game,
+        "deal": deal,
+        "dealer": profile.dealer(deal),
+        "hands": hand_lists,
+        "feet": foot_lists,
+        "discard": pile,
+        "stock": stock,
+    }
+
+
+def entry(rank: str, text: str | Sequence[str]) -> dict:
+    """One meld entry: entry('K', 'K K 2')."""
+    return {"rank": rank, "cards": cards(text)}
+
+
+class TraceBuilder:
+    """Appends trace lines to a deal, tracking stock, pile and held cards mechanically."""
+
+    def __init__(self, deal_line: dict, profile: Profile = STANDARD) -> None:
+        self.profile = profile
+        self.lines: list[dict] = [deal_line]
+        self.stock: list[str] = list(deal_line["stock"])
+        self.pile: list[str] = list(deal_line["discard"])
+        self.hands = [Counter(h) for h in deal_line["hands"]]
+        self.feet = [Counter(f) for f in deal_line["feet"]]
+        self.on_foot = [False] * profile.players
+        self.exposed = [0] * profile.partnerships
+
+    # -- state -------------------------------------------------------------------------------
+    def held(self, seat: int) -> Counter:
+        return self.feet[seat] if self.on_foot[seat] else self.hands[seat]
+
+    def _drop(self, seat: int, cs: Iterable[str]) -> None:
+        held = self.held(seat)
+        held.subtract(cs)
+        for k in [k for k, v in held.items() if v <= 0]:
+            del held[k]
+
+    def add(self, line: dict) -> TraceBuilder:
+        """Append a raw line (no tracking)."""
+        self.lines.append(line)
+        return self
+
+    # -- lines -------------------------------------------------------------------------------
+    def red3(self, seat: int, batch: Sequence[str], auto: bool = True) -> TraceBuilder:
+        """Expose the red threes of `batch` (cards just revealed) and draw replacements."""
+        n = list(batch).count(RED3)
+        if not n:
+            return self
+        repl = self.stock[:n]
+        del self.stock[:n]
+        self._drop(seat, [RED3] * n)
+        self.held(seat).update(repl)
+        self.exposed[seat % self.profile.partnerships] += n
+        self.lines.append({"type": "red3", "seat": seat, "count": n, "replaced_with": repl})
+        if auto:
+            self.red3(seat, repl)
+        return self
+
+    def expose_hand(self, seat: int) -> TraceBuilder:
+        """R-X8: the starting Hand's red threes, at the start of the seat's first turn."""
+        return self.red3(seat, list(self.hands[seat].elements()))
+
+    def draw(self, seat: int, red3: bool = True) -> TraceBuilder:
+        drawn = self.stock[:2]
+        del self.stock[:2]
+        self.held(seat).update(drawn)
+        self.lines.append({"type": "draw", "seat": seat, "cards": drawn})
+        return self.red3(seat, drawn) if red3 else self
+
+    def foot(self, seat: int, red3: bool = True) -> TraceBuilder:
+        self.on_foot[seat] = True
+        self.lines.append({"type": "foot", "seat": seat})
+        return self.red3(seat, list(self.feet[seat].elements())) if red3 else self
+
+    def pickup(self, seat: int, *melds: Entry) -> TraceBuilder:
+        """Take the top 7 (or all) pile cards; the melds use the top card and held cards."""
+        n = min(self.profile.pickup_size, len(self.pile))
+        taken = self.pile[::-1][:n]
+        del self.pile[len(self.pile) - n :]
+        entries = [entry(r, c) for r, c in melds]
+        used = Counter(c for e in entries for c in e["cards"])
+        if taken and used[taken[0]]:
+            used[taken[0]] -= 1
+        self._drop(seat, used.elements())
+        self.held(seat).update(taken[1:])
+        self.lines.append({"type": "pickup", "seat": seat, "taken": taken, "melds": entries})
+        return self
+
+    def meld(self, seat: int, *melds: Entry) -> TraceBuilder:
+        entries = [entry(r, c) for r, c in melds]
+        self._drop(seat, [c for e in entries for c in e["cards"]])
+        self.lines.append({"type": "meld", "seat": seat, "melds": entries})
+        return self
+
+    def ask(self, seat: int, granted: bool = True) -> TraceBuilder:
+        self.lines.append({"type": "ask", "seat": seat, "granted": granted})
+        return self
+
+    def discard(self, seat: int, card: str) -> TraceBuilder:
+        self._drop(seat, [card])
+        self.pile.append(card)
+        self.lines.append({"type": "discard", "seat": seat, "card": card})
+        return self
+
+    def out(self, seat: int) -> TraceBuilder:
+        self.lines.append({"type": "out", "seat": seat})
+        return self
+
+    def end(
+        self, reason: str, scores: Sequence[int], breakdown: Sequence[dict] | None = None
+    ) -> TraceBuilder:
+        """`breakdown` may be given as dicts of the five parts; scores must match them."""
+        self.lines.append(
+            {
+                "type": "end",
+                "reason": reason,
+                "scores": list(scores),
+                "breakdown": [dict(b) for b in (breakdown or [])],
+            }
+        )
+        return self
+
+    # -- shortcuts ---------------------------------------------------------------------------
+    def turn(self, seat: int, discard: str, *melds: Entry) -> TraceBuilder:
+        """Draw, meld `melds` (if any) in one line, discard."""
+        self.draw(seat)
+        if melds:
+            self.meld(seat, *melds)
+        return self.discard(seat, discard)
+
+    def idle_turn(self, seat: int) -> TraceBuilder:
+        """Draw and discard the first natural held (in rank order), else any card."""
+        self.draw(seat)
+        held = self.held(seat)
+        card = next((k for k in NATURALS if held[k]), None) or sorted(+held)[0]
+        return self.discard(seat, card)

@@ -1,0 +1,872 @@
+"""Independent referee for deal traces (TRACE.md) of the `standard` profile (RULES.md 1-10).
+
+The checker keeps its own copy of every card's place (stock, pile, each Hand and Foot, melds,
+books, exposed red threes), validates every line against that state before applying it, and
+asserts card conservation after each line. It was written from RULES.md and TRACE.md only, so
+that it can catch engine bugs rather than repeat them.
+
+A violation that leaves the referee unsure where the cards are (a wrong draw, a missing line,
+a card that is not where the trace says) stops the checking of that deal; the next `deal` line
+starts afresh. Rule breaches that keep the cards consistent (a meld below the opening minimum, a
+wild-ratio breach, ...) are reported and the line is applied as written, so checking goes on.
+"""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from pathlib import Path
+
+from .cards import KINDS, MELD_RANKS, RED3, THREES, WILD_RANK, is_wild, rank_of_top
+from .profiles import PROFILES, Profile
+from .state import BEGIN, OUT, OVER, PLAY, DealState, Meld, score_deal, value
+
+SCORE_PARTS: tuple[tuple[str, str], ...] = (
+    ("melded", "R-S1"),
+    ("left", "R-S2"),
+    ("red3", "R-S3"),
+    ("books", "R-S4"),
+    ("out", "R-S5"),
+)
+SEATED = frozenset({"red3", "foot", "draw", "pickup", "meld", "ask", "discard", "out"})
+
+
+@dataclass(frozen=True)
+class Violation:
+    """One broken rule: 1-based trace line, rule id (RULES.md id, or TRACE/CARDS/PROFILE)."""
+
+    line: int
+    rule: str
+    message: str
+
+    def __str__(self) -> str:
+        return f"line {self.line}: [{self.rule}] {self.message}"
+
+
+@dataclass(frozen=True)
+class _EntryResult:
+    ok: bool
+    started: bool
+
+
+class _Desync(Exception):
+    """The referee's state no longer matches the trace: skip to the next deal."""
+
+
+def _cards_str(cards: Counter | list[str]) -> str:
+    items = sorted(cards.elements()) if isinstance(cards, Counter) else cards
+    return "[" + " ".join(items) + "]"
+
+
+class TraceChecker:
+    """Line-by-line replay of a trace; `state` is the current deal (None outside a deal)."""
+
+    def __init__(
+        self, profiles: Mapping[str, Profile] = PROFILES, *, allow_incomplete: bool = False
+    ) -> None:
+        self.profiles = profiles
+        self.allow_incomplete = allow_incomplete
+        self.violations: list[Violation] = []
+        self.state: DealState | None = None
+        self.skipping = False
+        self.deals = 0
+        self.lines = 0
+        self.lineno = 0
+        self._games: dict[object, dict[int, list[int]]] = {}
+        self._tainted_games: set[object] = set()
+        self._closed_games: set[object] = set()
+        self._last_deal: tuple[object, int] | None = None
+
+    # -- public ------------------------------------------------------------------------------
+    def feed(self, line: object, lineno: int | None = None) -> None:
+        """Check one trace line against the state, then apply it."""
+        self.lines += 1
+        self.lineno = lineno if lineno is not None else self.lines
+        if not isinstance(line, dict) or not isinstance(line.get("type"), str):
+            self.report("TRACE", "a line must be a JSON object with a string 'type'")
+            return
+        kind = line["type"]
+        try:
+            if kind == "deal":
+                self._on_deal(line)
+            elif kind == "game":
+                self._on_game(line)
+            elif kind in _HANDLERS:
+                self._in_deal(kind, line)
+            elif kind in ("freeze", "restock"):
+                if not self.skipping:
+                    self.report("TRACE", f"'{kind}' lines (R-V8) do not exist in profile standard")
+                    raise _Desync
+            else:
+                self.report("TRACE", f"unknown line type {kind!r}")
+        except _Desync:
+            self.skipping = True
+
+    def finish(self) -> list[Violation]:
+        """Report what a complete trace lacks at its end, and return all violations."""
+        if not self.allow_incomplete:
+            st = self.state
+            if st is not None and st.phase != OVER and not self.skipping:
+                self.report("TRACE", "the trace ends inside a deal (no 'end' line)")
+            for game, deals in self._games.items():
+                if self._game_complete(game, deals) and game not in self._closed_games:
+                    self.report("TRACE", f"game {game!r} has all its deals but no 'game' line")
+        return self.violations
+
+    def report(self, rule: str, message: str) -> None:
+        self.violations.append(Violation(self.lineno, rule, message))
+
+    # -- deal and game -----------------------------------------------------------------------
+    def _on_deal(self, line: dict) -> None:
+        prev = self.state
+        if prev is not None and prev.phase != OVER and not self.skipping:
+            self.report("TRACE", "the previous deal has no 'end' line")
+        self.state = None
+        self.skipping = False
+        self.deals += 1
+        name = line.get("profile")
+        prof = self.profiles.get(name) if isinstance(name, str) else None
+        if prof is None:
+            self.report("PROFILE", f"unsupported profile {name!r}")
+            self._tainted_games.add(line.get("game"))
+            raise _Desync
+        try:
+            st = self._new_deal(line, prof)
+        except _Desync:
+            self._tainted_games.add(line.get("game"))
+            raise
+        self.state = st
+        self._start_turn((prof.dealer(st.deal) + 1) % prof.players)  # R-D4
+
+    def _new_deal(self, line: dict, prof: Profile) -> DealState:
+        game = line.get("game")
+        deal = line.get("deal")
+        if not isinstance(deal, int) or isinstance(deal, bool):
+            self.report("TRACE", f"'deal' must be an integer, found {deal!r}")
+            raise _Desync
+        if not 1 <= deal <= prof.deals_per_game:
+            self.report("R-D5", f"deal number {deal} outside 1..{prof.deals_per_game}")
+        last = self._last_deal
+        if last is not None and last[0] == game and deal != last[1] + 1:
+            self.report("R-D5", f"game {game!r}: deal {deal} follows deal {last[1]}")
+        if last is not None and last[0] != game:
+            self._check_game_closed(last[0])
+        self._last_deal = (game, deal)
+        if line.get("dealer") != prof.dealer(deal):
+            self.report(
+                "R-X16",
+                f"dealer of deal {deal} must be seat {prof.dealer(deal)}, "
+                f"found {line.get('dealer')!r}",
+            )
+        hands = self._seat_lists(line.get("hands"), "hands", prof.hand_size, prof)
+        feet = self._seat_lists(line.get("feet"), "feet", prof.foot_size, prof)
+        discard = self._cards(line.get("discard"), "discard")
+        stock = self._cards(line.get("stock"), "stock")
+        if len(discard) != prof.start_discard:
+            self.report(
+                "R-D3",
+                f"the pile must start with {prof.start_discard} card, found {_cards_str(discard)}",
+            )
+        bad = [c for c in discard if c == RED3 or is_wild(c)]
+        if bad:
+            self.report("R-D3", f"the turned card may not be a red three or a wild: {bad}")
+        if len(stock) != prof.stock_size():
+            self.report("R-D3", f"stock must hold {prof.stock_size()} cards, found {len(stock)}")
+        total = Counter(stock) + Counter(discard)
+        for cards in hands + feet:
+            total.update(cards)
+        full = prof.full_deck()
+        if total != full:
+            extra, lack = total - full, full - total
+            self.report(
+                "R-C1",
+                f"the deal is not {prof.decks} decks: extra {_cards_str(extra)}, "
+                f"missing {_cards_str(lack)}",
+            )
+        return DealState(
+            profile=prof,
+            game=game,
+            deal=deal,
+            stock=stock,
+            pile=discard,
+            hands=[Counter(h) for h in hands],
+            feet=[Counter(f) for f in feet],
+            initial_total=total,
+        )
+
+    def _seat_lists(self, value_: object, what: str, size: int, prof: Profile) -> list[list[str]]:
+        if not isinstance(value_, list) or len(value_) != prof.players:
+            self.report("TRACE", f"'{what}' must be a list of {prof.players} card lists")
+            raise _Desync
+        out = [self._cards(v, what) for v in value_]
+        for seat, cards in enumerate(out):
+            if len(cards) != size:
+                self.report("R-D2", f"{what}[{seat}] holds {len(cards)} cards, expected {size}")
+        return out
+
+    def _game_complete(self, game: object, deals: Mapping[int, list[int]]) -> bool:
+        if game in self._tainted_games:
+            return False
+        n = self.state.profile.deals_per_game if self.state else 4
+        return sorted(deals) == list(range(1, n + 1))
+
+    def _check_game_closed(self, game: object) -> None:
+        deals = self._games.get(game, {})
+        if (
+            not self.allow_incomplete
+            and self._game_complete(game, deals)
+            and game not in self._closed_games
+        ):
+            self.report("TRACE", f"game {game!r} has all its deals but no 'game' line")
+            self._closed_games.add(game)
+
+    def _on_game(self, line: dict) -> None:
+        st = self.state
+        if st is not None and st.phase != OVER and not self.skipping:
+            self.report("TRACE", "'game' line inside a deal (no 'end' line before it)")
+        game = line.get("game")
+        self._closed_games.add(game)
+        if game in self._tainted_games:
+            return
+        deals = self._games.get(game, {})
+        n = st.profile.deals_per_game if st else 4
+        if sorted(deals) != list(range(1, n + 1)):
+            self.report(
+                "R-D5", f"game {game!r} closes after deals {sorted(deals)}; a game is deals 1..{n}"
+            )
+        parts = len(next(iter(deals.values()))) if deals else 0
+        totals = [sum(s[p] for s in deals.values()) for p in range(parts)]
+        if line.get("totals") != totals:
+            self.report(
+                "R-S",
+                f"game {game!r} totals must be the sums of the deal scores {totals}, "
+                f"found {line.get('totals')!r}",
+            )
+        best = max(totals) if totals else None
+        leaders = [p for p, t in enumerate(totals) if t == best]
+        winner = leaders[0] if len(leaders) == 1 else None
+        if line.get("winner") != winner or (winner is None and "winner" not in line):
+            self.report(
+                "R-X7",
+                f"game {game!r} winner must be {winner!r} (totals {totals}), "
+                f"found {line.get('winner')!r}",
+            )
+
+    # -- in-deal dispatch --------------------------------------------------------------------
+    def _in_deal(self, kind: str, line: dict) -> None:
+        if self.skipping:
+            return
+        st = self.state
+        if st is None or st.phase == OVER:
+            self.report("TRACE", f"'{kind}' line outside a deal")
+            return
+        self._expect(kind, line)
+        if kind in SEATED:
+            seat = line.get("seat")
+            if not isinstance(seat, int) or isinstance(seat, bool):
+                self.report("TRACE", f"'{kind}' line needs an integer 'seat', found {seat!r}")
+                raise _Desync
+            if seat != st.seat:
+                self.report(
+                    "R-D4", f"seat {seat} plays a '{kind}' line during seat {st.seat}'s turn"
+                )
+                raise _Desync
+        _HANDLERS[kind](self, line)
+        self._check_conservation()
+
+    def _expect(self, kind: str, line: dict) -> None:
+        """Lines that the state forces next (red threes, Foot, going out, end)."""
+        st = self.state
+        assert st is not None
+        found = f"found '{kind}'"
+        if st.pending_red3 is not None:
+            seat, n, what = st.pending_red3
+            if kind != "red3":
+                self.report(
+                    "R-T3",
+                    f"{what} of seat {seat} holds {n} red three(s): expected 'red3', {found}",
+                )
+                raise _Desync
+        elif st.pending_end_stock:
+            if kind != "end" or line.get("reason") != "stock":
+                self.report(
+                    "R-X1",
+                    "a red-three replacement found the stock empty: expected 'end' with reason "
+                    f"'stock', {found}",
+                )
+                raise _Desync
+        elif st.pending_foot is not None:
+            seat, rule = st.pending_foot
+            if kind != "foot":
+                self.report(
+                    "R-F1",
+                    f"seat {seat}'s Hand is empty: expected its 'foot' line now ({rule}), {found}",
+                )
+                raise _Desync
+        elif st.pending_out:
+            if kind != "out":
+                self.report("R-G3", f"seat {st.seat} has no cards left: expected 'out', {found}")
+                raise _Desync
+        elif st.phase == OUT and kind != "end":
+            self.report("R-E1", f"a player went out: expected 'end', {found}")
+            raise _Desync
+
+    def _start_turn(self, seat: int) -> None:
+        st = self.state
+        assert st is not None
+        st.seat = seat
+        st.phase = BEGIN
+        st.asked = st.granted = st.must_go_out = st.books_checked = False
+        if not st.first_turn_done[seat]:
+            st.first_turn_done[seat] = True
+            n = st.hands[seat][RED3]
+            if n:  # R-X8: starting-Hand red threes, just before the seat's first turn
+                st.pending_red3 = (seat, n, "the starting Hand")
+        if not st.on_foot[seat] and st.held_count(seat) == 0:
+            st.pending_foot = (seat, "R-F3")  # R-F3, R-X10
+
+    def _check_conservation(self) -> None:
+        st = self.state
+        assert st is not None
+        now = st.all_cards()
+        if now != st.initial_total:
+            extra, lack = now - st.initial_total, st.initial_total - now
+            self.report(
+                "CARDS",
+                f"card conservation broken: extra {_cards_str(extra)}, missing {_cards_str(lack)}",
+            )
+            raise _Desync
+
+    # -- parsing helpers ---------------------------------------------------------------------
+    def _cards(self, value_: object, what: str) -> list[str]:
+        if not isinstance(value_, list) or not all(
+            isinstance(c, str) and c in KINDS for c in value_
+        ):
+            self.report("TRACE", f"'{what}' must be a list of card names, found {value_!r}")
+            raise _Desync
+        return list(value_)
+
+    def _entries(self, line: dict) -> list[tuple[str, list[str]]]:
+        melds = line.get("melds")
+        if not isinstance(melds, list):
+            self.report("TRACE", f"'melds' must be a list, found {melds!r}")
+            raise _Desync
+        out: list[tuple[str, list[str]]] = []
+        for entry in melds:
+            if not isinstance(entry, dict) or not isinstance(entry.get("rank"), str):
+                self.report("TRACE", f"meld entry needs a string 'rank': {entry!r}")
+                raise _Desync
+            cards = self._cards(entry.get("cards"), "meld cards")
+            if not cards:
+                self.report("TRACE", f"empty meld entry {entry!r}")
+                raise _Desync
+            if entry.get("book"):
+                self.report("R-M6", "nothing is added to a book in standard ('book' entry, R-V4)")
+            out.append((entry["rank"], cards))
+        return out
+
+    def _take(self, seat: int, cards: Counter, what: str) -> None:
+        """Remove `cards` from the seat's held cards; they must all be there."""
+        st = self.state
+        assert st is not None
+        held = st.held(seat)
+        missing = cards - held
+        if missing:
+            where = "Foot" if st.on_foot[seat] else "Hand"
+            self.report(
+                "CARDS",
+                f"seat {seat} {what} {_cards_str(missing)} not in its {where} "
+                f"{_cards_str(held)}",
+            )
+            raise _Desync
+        held.subtract(cards)
+        for k in [k for k, n in held.items() if n <= 0]:
+            del held[k]
+
+    # -- line handlers -----------------------------------------------------------------------
+    def _on_red3(self, line: dict) -> None:
+        st = self.state
+        assert st is not None
+        if st.pending_red3 is None:
+            self.report("R-T3", "'red3' line, but the cards just revealed hold no red three")
+            raise _Desync
+        seat, n, what = st.pending_red3
+        count = line.get("count")
+        replaced = self._cards(line.get("replaced_with"), "replaced_with")
+        if count != n:
+            self.report(
+                "R-T3", f"{what} holds {n} red three(s): 'count' must be {n}, found {count!r}"
+            )
+            raise _Desync
+        expected = st.stock_top(n)
+        if replaced != expected:
+            self.report(
+                "R-T3",
+                f"replacements must be the next {n} stock card(s) {_cards_str(expected)} "
+                f"(fewer only when the stock runs out, R-X1), found {_cards_str(replaced)}",
+            )
+            raise _Desync
+        self._take(seat, Counter({RED3: n}), "exposes")
+        st.red3_exposed[st.partnership(seat)] += n
+        st.held(seat).update(st.take_stock(n))
+        st.pending_red3 = None
+        again = replaced.count(RED3)
+        if again:  # R-T3: a replacement that is a red three is exposed and replaced too
+            st.pending_red3 = (seat, again, "the red-three replacement")
+        elif len(replaced) < n:  # R-X1, R-X9
+            st.pending_end_stock = True
+
+    def _on_foot(self, line: dict) -> None:
+        st = self.state
+        assert st is not None
+        seat = st.seat
+        if st.on_foot[seat]:
+            self.report("R-F1", f"seat {seat} already picked up its Foot")
+            raise _Desync
+        if st.held_count(seat):
+            self.report(
+                "R-F1",
+                f"seat {seat} picks up its Foot while its Hand still holds "
+                f"{st.held_count(seat)} card(s)",
+            )
+            raise _Desync
+        st.pending_foot = None
+        st.on_foot[seat] = True
+        n = st.feet[seat][RED3]
+        if n:  # R-T3, R-X10
+            st.pending_red3 = (seat, n, "the Foot")
+
+    def _on_draw(self, line: dict) -> None:
+        st = self.state
+        assert st is not None
+        prof = st.profile
+        seat = st.seat
+        if st.phase != BEGIN:
+            self.report("R-T1", f"seat {seat} draws twice / after a pick-up in one turn")
+        cards = self._cards(line.get("cards"), "cards")
+        if st.stock_left() < prof.draw_size:
+            self.report(
+                "R-E1",
+                f"draw with {st.stock_left()} card(s) in the stock: the deal must end (R-X2)",
+            )
+            raise _Desync
+        expected = st.stock_top(prof.draw_size)
+        if cards != expected:
+            self.report(
+                "R-T2",
+                f"a draw takes the top {prof.draw_size} stock cards {_cards_str(expected)}, "
+                f"found {_cards_str(cards)}",
+            )
+            raise _Desync
+        st.held(seat).update(st.take_stock(prof.draw_size))
+        st.phase = PLAY
+        n = cards.count(RED3)
+        if n:
+            st.pending_red3 = (seat, n, "the draw")
+
+    def _on_pickup(self, line: dict) -> None:
+        st = self.state
+        assert st is not None
+        prof = st.profile
+        seat = st.seat
+        p = st.partnership(seat)
+        if st.phase != BEGIN:
+            self.report("R-T1", f"seat {seat} picks up after drawing or picking up this turn")
+        taken = self._cards(line.get("taken"), "taken")
+        if not st.pile:
+            self.report("R-PU1", "pick-up from an empty discard pile")
+            raise _Desync
+        top = st.pile[-1]
+        n = min(prof.pickup_size, len(st.pile))
+        expected = st.pile[::-1][:n]
+        if taken != expected:
+            self.report(
+                "R-PU",
+                f"'taken' must be the top {n} pile cards, top first: {_cards_str(expected)}, "
+                f"found {_cards_str(taken)}",
+            )
+            raise _Desync
+        rank = rank_of_top(top)
+        if rank is None:
+            self.report("R-PU1", f"the top card {top} is a three: the pile is blocked (R-T4)")
+        entries = self._entries(line)
+        meld_cards = Counter(c for _, cards in entries for c in cards)
+        top_used = Counter({top: 1}) if meld_cards[top] else Counter()
+        if not top_used:
+            self.report("R-PU2", f"the top card {top} is not in the pick-up's melds")
+        from_held = meld_cards - top_used
+        buried = Counter(taken[1:])
+        missing = from_held - st.held(seat)
+        if missing:
+            if missing <= buried:
+                self.report(
+                    "R-PU3",
+                    f"the pick-up melds {_cards_str(missing)} taken from below the top card; "
+                    "only the top card and held cards may qualify it",
+                )
+            else:
+                self._take(seat, from_held, "melds")  # reports CARDS and stops
+        self._check_opening(p, meld_cards, "pick-up")
+        had = st.melds[p].get(rank) if rank else None
+        had_size = len(had.cards) if had else 0
+        self._take(seat, from_held - missing, "melds")
+        rest = buried - missing
+        if not top_used:
+            rest[top] += 1
+        del st.pile[-n:]
+        results = [self._apply_entry(p, r, cards) for r, cards in entries]
+        st.held(seat).update(rest)  # R-PU5: the other cards join the held cards after the melds
+        if rank is not None:
+            self._check_pickup_qualifies(top, rank, had_size, entries, results)
+        st.phase = PLAY
+        self._after_meld(seat, "pick-up")
+
+    def _check_pickup_qualifies(
+        self,
+        top: str,
+        rank: str,
+        had_size: int,
+        entries: list[tuple[str, list[str]]],
+        results: list[_EntryResult],
+    ) -> None:
+        """R-PU2, R-PU4, R-X12: the top card and a held pair of its kind qualify the pick-up."""
+        st = self.state
+        assert st is not None
+        need = 1 + st.profile.pickup_pair
+        idx = [i for i, (r, _) in enumerate(entries) if r == rank]
+        shown = "; ".join(f"{r} {_cards_str(c)}" for r, c in entries)
+        if not idx:
+            self.report("R-PU2", f"no {rank} entry takes the top card {top} (entries: {shown})")
+            return
+        if had_size == 0:
+            if not any(
+                results[i].started and results[i].ok and entries[i][1].count(top) >= need
+                for i in idx
+            ):
+                self.report(
+                    "R-PU2",
+                    f"no entry starts a legal {rank} meld with the top card {top} and a held "
+                    f"pair of {top} (entries: {shown})",
+                )
+            return
+        count, legal, ok = 0, True, False
+        for i in idx:
+            count += entries[i][1].count(top)
+            legal = legal and results[i].ok
+            if results[i].started:
+                ok = legal and count >= need
+                break
+        if not ok:
+            self.report(
+                "R-PU4",
+                f"an unfinished {rank} meld of {had_size} cards exists: the pick-up must complete "
+                f"it to a book and legally start a new {rank} meld, the top card {top} and >= "
+                f"{need - 1} held {top} between them (entries: {shown})",
+            )
+
+    def _on_meld(self, line: dict) -> None:
+        st = self.state
+        assert st is not None
+        seat = st.seat
+        if st.phase != PLAY:
+            self.report("R-T1", f"seat {seat} melds before drawing or picking up")
+        entries = self._entries(line)
+        if not entries:
+            self.report("TRACE", "'meld' line without entries")
+            return
+        cards = Counter(c for _, cs in entries for c in cs)
+        self._take(seat, cards, "melds")
+        p = st.partnership(seat)
+        self._check_opening(p, cards, "meld")
+        for rank, cs in entries:
+            self._apply_entry(p, rank, cs)
+        self._after_meld(seat, "meld")
+
+    def _check_opening(self, p: int, cards: Counter, what: str) -> None:
+        """R-O1..R-O3, R-X11: the partnership's first meld line must reach the minimum alone."""
+        st = self.state
+        assert st is not None
+        if st.opened[p]:
+            return
+        st.opened[p] = True
+        minimum = st.profile.opening_minimum(st.deal)
+        total = value(st.profile, cards)
+        if total < minimum:
+            self.report(
+                "R-O1",
+                f"partnership {p} opens with a {what} worth {total} < {minimum} "
+                f"(deal {st.deal}; cards {_cards_str(cards)})",
+            )
+
+    def _apply_entry(self, p: int, rank: str, cards: list[str]) -> _EntryResult:
+        """Add one meld entry (R-X13) and check R-M2..R-M6 after it."""
+        st = self.state
+        assert st is not None
+        prof = st.profile
+        ok = True
+        shown = f"{rank} {_cards_str(cards)}"
+        if rank not in MELD_RANKS:
+            rule = "R-M5" if rank in THREES or rank == "3" else "TRACE"
+            self.report(rule, f"{rank!r} is not a meld rank (entry {shown})")
+            ok = False
+        elif rank == WILD_RANK:
+            bad = [c for c in cards if not is_wild(c)]
+            if bad:
+                self.report("R-M4", f"a wild meld holds only twos and jokers: {bad} in {shown}")
+                ok = False
+        else:
+            bad = [c for c in cards if c != rank and not is_wild(c)]
+            if bad:
+                rule = "R-M5" if any(c in THREES for c in bad) else "R-M2"
+                self.report(rule, f"cards {bad} do not belong in a {rank} meld ({shown})")
+                ok = False
+        meld = st.melds[p].get(rank)
+        started = meld is None
+        if meld is None:
+            meld = Meld(rank)
+            st.melds[p][rank] = meld
+        meld.cards.extend(cards)
+        if started and len(cards) < prof.min_meld:
+            rule = "R-M4" if rank == WILD_RANK else "R-M2"
+            self.report(rule, f"a new meld needs {prof.min_meld}+ cards: {shown}")
+            ok = False
+        if len(meld.cards) > prof.book_size:
+            self.report(
+                "R-M6",
+                f"{shown} takes the {rank} meld to {len(meld.cards)} cards "
+                f"(max {prof.book_size})",
+            )
+            ok = False
+        if rank != WILD_RANK and meld.naturals < prof.wild_ratio * meld.wilds:
+            self.report(
+                "R-M3",
+                f"after {shown} the {rank} meld holds {meld.naturals} naturals and {meld.wilds} "
+                f"wilds (naturals must be >= {prof.wild_ratio} x wilds)",
+            )
+            ok = False
+        if len(meld.cards) >= prof.book_size:
+            st.books[p].append(meld)
+            del st.melds[p][rank]
+        return _EntryResult(ok=ok, started=started)
+
+    def _after_meld(self, seat: int, what: str) -> None:
+        """R-F2 after the last Hand card is melded; R-G4/R-X14 on the Foot."""
+        st = self.state
+        assert st is not None
+        n = st.held_count(seat)
+        if not st.on_foot[seat]:
+            if n == 0:
+                st.pending_foot = (seat, "R-F2")
+            return
+        if n < st.profile.min_cards_on_foot:
+            if st.granted:
+                st.must_go_out = True
+            else:
+                self.report(
+                    "R-G4",
+                    f"seat {seat} plays from its Foot and keeps {n} card(s) after this {what} "
+                    f"without permission granted this turn (R-X14)",
+                )
+        if n == 0:
+            self._cards_gone(seat)
+
+    def _cards_gone(self, seat: int) -> None:
+        """The last card left: R-G1 and R-G2 must hold; `out` must follow."""
+        st = self.state
+        assert st is not None
+        self._check_going_out(seat)
+        st.pending_out = True
+
+    def _check_going_out(self, seat: int) -> None:
+        st = self.state
+        assert st is not None
+        if st.books_checked:
+            return
+        st.books_checked = True
+        p = st.partnership(seat)
+        if not st.has_books_to_go_out(p):
+            have = st.book_counts(p)
+            need = st.profile.books_to_go_out
+            self.report(
+                "R-G1",
+                f"partnership {p} goes out with "
+                + ", ".join(f"{have[k]} {k}" for k in need)
+                + " book(s); needs "
+                + ", ".join(f"{n} {k}" for k, n in need.items()),
+            )
+        idle = [s for s in st.partners(seat) if not st.on_foot[s]]
+        if idle:
+            self.report("R-G2", f"seat {seat} goes out but partner(s) {idle} are not on the Foot")
+
+    def _on_ask(self, line: dict) -> None:
+        st = self.state
+        assert st is not None
+        seat = st.seat
+        if st.asked:
+            self.report("R-G3", f"seat {seat} asks permission a second time this turn")
+        if not st.on_foot[seat]:
+            self.report("R-G1", f"seat {seat} asks to go out while playing from its Hand")
+        idle = [s for s in st.partners(seat) if not st.on_foot[s]]
+        if idle:
+            self.report(
+                "R-G2", f"seat {seat} asks to go out before partner(s) {idle} picked up the Foot"
+            )
+        granted = line.get("granted")
+        if not isinstance(granted, bool):
+            self.report("TRACE", f"'granted' must be true or false, found {granted!r}")
+        st.asked = True
+        st.granted = granted is True
+
+    def _on_discard(self, line: dict) -> None:
+        st = self.state
+        assert st is not None
+        seat = st.seat
+        if st.phase != PLAY:
+            self.report("R-T1", f"seat {seat} discards before drawing or picking up")
+        card = line.get("card")
+        if not isinstance(card, str) or card not in KINDS:
+            self.report("TRACE", f"'card' must be a card name, found {card!r}")
+            raise _Desync
+        self._take(seat, Counter({card: 1}), "discards")
+        st.pile.append(card)
+        if st.on_foot[seat]:
+            n = st.held_count(seat)
+            if n == 0:
+                if not st.granted:
+                    self.report(
+                        "R-G4",
+                        f"seat {seat} discards its last Foot card without permission (R-X14)",
+                    )
+                self._cards_gone(seat)
+                return
+            if st.must_go_out:
+                self.report(
+                    "R-X14",
+                    f"seat {seat} melded below {st.profile.min_cards_on_foot} cards with "
+                    f"permission, so must go out this turn, but keeps {n} card(s)",
+                )
+        self._start_turn((seat + 1) % st.profile.players)
+
+    def _on_out(self, line: dict) -> None:
+        st = self.state
+        assert st is not None
+        seat = st.seat
+        if not st.on_foot[seat]:
+            self.report("R-G1", f"seat {seat} goes out while playing from its Hand")
+        n = st.held_count(seat)
+        if n:
+            self.report("R-G3", f"seat {seat} goes out still holding {n} card(s)")
+        if not st.granted:
+            self.report("R-G3", f"seat {seat} goes out without permission granted this turn")
+        self._check_going_out(seat)
+        st.went_out = st.partnership(seat)
+        st.pending_out = False
+        st.phase = OUT
+
+    def _on_end(self, line: dict) -> None:
+        st = self.state
+        assert st is not None
+        reason = line.get("reason")
+        if reason == "out":
+            if st.phase != OUT:
+                self.report("R-E1", "'end' with reason 'out' but nobody went out")
+        elif reason == "stock":
+            short = st.stock_left() < st.profile.draw_size
+            if st.phase == OUT:
+                self.report("R-E1", "a player went out: the end reason must be 'out'")
+            elif not st.pending_end_stock and not (st.phase == BEGIN and short):
+                when = "during a turn" if st.phase != BEGIN else "at the start of a turn"
+                self.report(
+                    "R-E1",
+                    f"'end' by stock {when} with {st.stock_left()} card(s) in the stock: the "
+                    f"deal ends only when a draw of {st.profile.draw_size} is impossible",
+                )
+        else:
+            self.report("TRACE", f"'reason' must be 'out' or 'stock', found {reason!r}")
+        st.pending_end_stock = False
+        st.phase = OVER
+        self._check_scores(line)
+
+    def _check_scores(self, line: dict) -> None:
+        st = self.state
+        assert st is not None
+        expected = score_deal(st)
+        parts = st.profile.partnerships
+        scores = line.get("scores")
+        breakdown = line.get("breakdown")
+        if not isinstance(scores, list) or len(scores) != parts:
+            self.report("TRACE", f"'scores' must list {parts} numbers, found {scores!r}")
+            scores = [e["score"] for e in expected]
+        if not isinstance(breakdown, list) or len(breakdown) != parts:
+            self.report("TRACE", f"'breakdown' must list {parts} objects, found {breakdown!r}")
+            breakdown = [{} for _ in range(parts)]
+        for p, exp in enumerate(expected):
+            got = breakdown[p] if isinstance(breakdown[p], dict) else {}
+            for key, rule in SCORE_PARTS:
+                if got.get(key) != exp[key]:
+                    self.report(
+                        rule,
+                        f"partnership {p} breakdown '{key}' must be {exp[key]}, "
+                        f"found {got.get(key)!r}",
+                    )
+            if scores[p] != exp["score"]:
+                self.report(
+                    "R-S",
+                    f"partnership {p} score must be {exp['score']} "
+                    f"({', '.join(f'{k} {exp[k]}' for k, _ in SCORE_PARTS)}), found {scores[p]!r}",
+                )
+        self._games.setdefault(st.game, {})[st.deal] = list(scores)
+
+
+_HANDLERS = {
+    "red3": TraceChecker._on_red3,
+    "foot": TraceChecker._on_foot,
+    "draw": TraceChecker._on_draw,
+    "pickup": TraceChecker._on_pickup,
+    "meld": TraceChecker._on_meld,
+    "ask": TraceChecker._on_ask,
+    "discard": TraceChecker._on_discard,
+    "out": TraceChecker._on_out,
+    "end": TraceChecker._on_end,
+}
+
+
+def check_trace(
+    lines: Iterable[dict],
+    *,
+    allow_incomplete: bool = False,
+    profiles: Mapping[str, Profile] = PROFILES,
+) -> list[Violation]:
+    """Replay a trace (one dict per line) and return every violation found.
+
+    `allow_incomplete` accepts a trace that stops inside a deal or a game (for unit tests).
+    """
+    checker = TraceChecker(profiles, allow_incomplete=allow_incomplete)
+    for lineno, line in enumerate(lines, 1):
+        checker.feed(line, lineno)
+    return checker.finish()
+
+
+def run_file(path: str | Path, *, allow_incomplete: bool = False) -> TraceChecker:
+    """Check a JSON Lines trace file and return the finished checker (for its counts)."""
+    checker = TraceChecker(allow_incomplete=allow_incomplete)
+    with open(path, encoding="utf-8") as fh:
+        for lineno, text in enumerate(fh, 1):
+            if not text.strip():
+                continue
+            try:
+                line = json.loads(text)
+            except json.JSONDecodeError as exc:
+                checker.lineno = lineno
+                checker.report("TRACE", f"invalid JSON: {exc}")
+                continue
+            checker.feed(line, lineno)
+    checker.finish()
+    return checker
+
+
+def check_file(path: str | Path, *, allow_incomplete: bool = False) -> list[Violation]:
+    """Check a JSON Lines trace file; line numbers are the file's (blank lines are skipped)."""
+    return run_file(path, allow_incomplete=allow_incomplete).violations
