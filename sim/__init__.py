@@ -19,8 +19,10 @@ def _jit_sources_hash() -> str:
     digest = hashlib.sha256()
     for folder in ("sim", "strategies"):
         for path in sorted((_ROOT / folder).glob("*.py")):
-            digest.update(path.name.encode())
-            digest.update(path.read_bytes())
+            source = path.read_bytes()
+            if b"@njit" in source:  # only compiled code can go stale in the cache
+                digest.update(path.name.encode())
+                digest.update(source)
     return digest.hexdigest()[:16]
 
 

@@ -12,8 +12,19 @@ import random
 from collections import Counter
 from dataclasses import dataclass, field
 
-from .cards import BLACK3, CLEAN, DIRTY, JOKER, NATURALS, RED3, TWO, WILD, WILD_RANK, is_wild
-from .cards import rank_of_top
+from .cards import (
+    BLACK3,
+    CLEAN,
+    DIRTY,
+    JOKER,
+    NATURALS,
+    RED3,
+    TWO,
+    WILD,
+    WILD_RANK,
+    is_wild,
+    rank_of_top,
+)
 from .checker import TraceChecker
 from .profiles import STANDARD, Profile
 from .state import BEGIN, OUT, DealState, score_deal, value
@@ -225,10 +236,10 @@ class Bot:
         if rank is None:
             return None
         p = st.partnership(s)
-        held = Counter(st.held(s))
+        held = +st.held(s)  # a copy: `sim` spends from it, `held` stays as before
         n = min(st.profile.pickup_size, len(st.pile))
         old = st.melds[p].get(rank)
-        sim = self._sim(st, held)
+        sim = self._sim(st, Counter(held))
         sim.held[top] += 1  # the top card, used first
         if old is None:
             if held[top] < 2:

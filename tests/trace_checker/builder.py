@@ -45,6 +45,7 @@ def make_deal(
     feet: Sequence[str | Sequence[str]] | None = None,
     discard: str | Sequence[str] | None = None,
     stock_top: str | Sequence[str] = (),
+    stock_bottom: str | Sequence[str] = (),
     deal: int = 1,
     game: int = 0,
     seed: int = 0,
@@ -53,7 +54,8 @@ def make_deal(
     """A valid `deal` line: given cards first, the rest of the deck filled deterministically.
 
     Hands and Feet may be given partly (padded with naturals up to 13); `discard` defaults to a
-    natural; `stock_top` are the next cards to be drawn, the remaining cards follow them.
+    natural; `stock_top` are the next cards to be drawn, `stock_bottom` the last ones, the
+    remaining cards lie between them.
     """
     n = profile.players
     hand_lists = [cards(h) for h in (hands or [[]] * n)]
@@ -61,9 +63,10 @@ def make_deal(
     hand_lists += [[] for _ in range(n - len(hand_lists))]
     foot_lists += [[] for _ in range(n - len(foot_lists))]
     top = cards(stock_top)
+    bottom = cards(stock_bottom)
     pile = cards(discard) if discard is not None else []
     pool = profile.full_deck()
-    used = Counter(top) + Counter(pile)
+    used = Counter(top) + Counter(bottom) + Counter(pile)
     for cs in hand_lists + foot_lists:
         used.update(cs)
     over = used - pool
@@ -78,7 +81,7 @@ def make_deal(
         cs.extend(_round_robin(pool, _HELD_FILL, size - len(cs)))
     if not pile:
         pile = _round_robin(pool, NATURALS, profile.start_discard)
-    stock = top + _round_robin(pool, _STOCK_FILL)
+    stock = top + _round_robin(pool, _STOCK_FILL) + bottom
     return {
         "type": "deal",
         "profile": profile.name,
@@ -111,6 +114,7 @@ class TraceBuilder:
         self.feet = [Counter(f) for f in deal_line["feet"]]
         self.on_foot = [False] * profile.players
         self.exposed = [0] * profile.partnerships
+        self.stock_ran_out = False  # a red-three replacement found the stock empty (R-X1)
 
     # -- state -------------------------------------------------------------------------------
     def held(self, seat: int) -> Counter:
@@ -135,6 +139,7 @@ class TraceBuilder:
             return self
         repl = self.stock[:n]
         del self.stock[:n]
+        self.stock_ran_out = self.stock_ran_out or len(repl) < n
         self._drop(seat, [RED3] * n)
         self.held(seat).update(repl)
         self.exposed[seat % self.profile.partnerships] += n
@@ -215,9 +220,9 @@ class TraceBuilder:
             self.meld(seat, *melds)
         return self.discard(seat, discard)
 
-    def idle_turn(self, seat: int) -> TraceBuilder:
-        """Draw and discard the first natural held (in rank order), else any card."""
+    def idle_turn(self, seat: int, keep: Sequence[str] = ()) -> TraceBuilder:
+        """Draw and discard the first natural held (in rank order) not in `keep`."""
         self.draw(seat)
         held = self.held(seat)
-        card = next((k for k in NATURALS if held[k]), None) or sorted(+held)[0]
-        return self.discard(seat, card)
+        card = next((k for k in NATURALS if held[k] and k not in keep), None)
+        return self.discard(seat, card or sorted(+held)[0])

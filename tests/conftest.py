@@ -1,0 +1,38 @@
+"""Shared fixtures: engine traces for the independent checker, a compiled-engine warm-up."""
+
+from __future__ import annotations
+
+import pytest
+
+from sim.api import seats_for_teams
+from sim.rules import Rules
+from sim.trace import trace_games
+
+MATCHUPS = {
+    "random": ("random", "random"),
+    "greedy": ("greedy", "greedy"),
+    "mixed": ("greedy", "random"),
+}
+
+
+def traces_for(teams: tuple[str, str], seed: int, games: int) -> list[list[dict]]:
+    """One list of lines per deal (a game's closing line stays with its last deal)."""
+    rules = Rules()
+    deals: list[list[dict]] = []
+    for line in trace_games(rules, seats_for_teams(list(teams), rules.players), seed, 0, games):
+        if line["type"] == "deal":
+            deals.append([])
+        deals[-1].append(line)
+    return deals
+
+
+@pytest.fixture(scope="session")
+def engine_traces() -> list[list[dict]]:
+    """Traces of whole games (each a list of line dicts) from every matchup."""
+    rules = Rules()
+    out = []
+    for i, teams in enumerate(MATCHUPS.values()):
+        for game in range(4):
+            seats = seats_for_teams(list(teams), rules.players)
+            out.append(list(trace_games(rules, seats, 100 + i, game, 1)))
+    return out

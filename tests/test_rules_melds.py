@@ -1,0 +1,147 @@
+"""Melds and books (R-M), the opening (R-O), through ``sim.melds.lay_line``."""
+
+from __future__ import annotations
+
+import pytest
+
+from sim.melds import (
+    BAD_ENTRY,
+    OK,
+    UNDER_MINIMUM,
+    check_line,
+    entry_legal,
+    lay_line,
+)
+from sim.state import BOOK_CLEAN, BOOK_DIRTY, BOOK_WILD
+from tests.position import entries, position
+
+K, W = 9, 11  # rank index of kings; the wild meld
+
+
+def lay(arr, seat, *melds):
+    e, n = entries(*melds)
+    return lay_line(arr[0], seat, e, n)
+
+
+def test_R_M1_melds_belong_to_the_partnership():
+    arr = position(hands={0: ["K"] * 3 + ["4"] * 3, 2: ["K", "5"] * 2}, opened=(0,))
+    assert lay(arr, 0, ("K", ["K", "K", "K"])) == OK
+    assert lay(arr, 2, ("K", ["K"])) == OK  # the partner extends the same meld
+    assert arr[0]["meld"][0, K, 0] == 4
+    assert arr[0]["meld"][1, K].sum() == 0
+
+
+@pytest.mark.parametrize(
+    "cards, legal",
+    [
+        (["K", "K", "K"], True),
+        (["K", "K", "2"], True),
+        (["K", "K"], False),
+        (["K"] * 7, True),
+        (["K", "K", "2", "2"], False),
+        (["K", "K", "K", "K", "2", "2"], True),
+    ],
+)
+def test_R_M2_R_M3_natural_melds_and_the_wild_ratio(cards, legal):
+    arr = position(hands={0: cards + ["4", "4"]}, opened=(0,))
+    assert (lay(arr, 0, ("K", cards)) == OK) is legal
+
+
+def test_R_M3_R_X13_ratio_holds_after_each_entry_not_only_at_the_end():
+    """R-X13: adding 2 wilds to 4 naturals then naturals is illegal even if the end is fine."""
+    arr = position(hands={0: ["2", "2", "K", "K", "4", "4"]},
+                   melds=[(0, "K", ["K"] * 3)], opened=(0,))
+    assert lay(arr, 0, ("K", ["2", "2"]), ("K", ["K", "K"])) == BAD_ENTRY
+    assert lay(arr, 0, ("K", ["K", "K", "2", "2"])) == OK  # one entry: 5 naturals, 2 wilds
+
+
+def test_R_M3_at_most_one_wild_in_a_meld_of_5_and_two_in_6_or_7():
+    assert entry_legal(K, 4, 0, 0, 1, 7)  # 4+1 wild
+    assert not entry_legal(K, 3, 1, 0, 1, 7)  # 3 naturals 2 wilds (5 cards)
+    assert entry_legal(K, 4, 1, 0, 1, 7)  # 4 naturals 2 wilds (6 cards)
+    assert not entry_legal(K, 4, 2, 0, 1, 7)  # a third wild
+
+
+def test_R_M4_wild_melds_only_wilds():
+    arr = position(hands={0: ["2", "2", "JK", "K", "4", "4"]}, opened=(0,))
+    e, n = entries(("W", ["2", "2", "JK"]))
+    assert check_line(arr[0], 0, e, n) == OK
+    e[0, 1] = 1  # a natural in a wild meld
+    assert check_line(arr[0], 0, e, n) == BAD_ENTRY
+    assert not entry_legal(W, 0, 0, 0, 2, 7)  # fewer than 3
+
+
+def test_R_M5_threes_are_never_melded():
+    for three in ("R3", "B3"):
+        arr = position(hands={0: [three] * 3 + ["4", "4"]}, opened=(0,))
+        e, n = entries(("K", ["K"] * 3))
+        e[0, 0] = 13 if three == "R3" else 14  # a meld rank of threes does not exist
+        assert check_line(arr[0], 0, e, n) == BAD_ENTRY
+
+
+def test_R_M6_a_meld_of_7_is_a_book_of_its_type_and_never_grows():
+    arr = position(hands={0: ["K"] * 7 + ["Q"] * 5 + ["2", "2"] + ["JK"] * 7 + ["4"] * 3},
+                   opened=(0,))
+    assert lay(arr, 0, ("K", ["K"] * 7)) == OK
+    assert lay(arr, 0, ("Q", ["Q"] * 5 + ["2", "2"])) == OK
+    assert lay(arr, 0, ("W", ["JK"] * 7)) == OK
+    books = arr[0]["books"][0]
+    assert (books[BOOK_CLEAN], books[BOOK_DIRTY], books[BOOK_WILD]) == (1, 1, 1)
+    assert arr[0]["meld"][0].sum() == 0
+    assert not entry_legal(K, 7, 0, 1, 0, 7)  # nothing is added beyond 7
+    assert not entry_legal(K, 0, 0, 8, 0, 7)
+
+
+def test_R_M7_one_unfinished_meld_per_rank_new_one_after_a_book():
+    arr = position(hands={0: ["K"] * 10 + ["4", "4"]}, opened=(0,))
+    assert lay(arr, 0, ("K", ["K"] * 3)) == OK
+    assert lay(arr, 0, ("K", ["K"] * 3)) == OK  # this entry adds to the same meld (6)
+    assert arr[0]["meld"][0, K, 0] == 6
+    assert lay(arr, 0, ("K", ["K"]), ("K", ["K", "K", "K"])) == OK  # book, then a new meld
+    assert arr[0]["books"][0, BOOK_CLEAN] == 1 and arr[0]["meld"][0, K, 0] == 3
+
+
+@pytest.mark.parametrize("deal, minimum", [(1, 50), (2, 90), (3, 120), (4, 150)])
+def test_R_O1_opening_minimum_by_deal(deal, minimum):
+    # kings 10 each: a meld of n kings is worth 10 n; aces 20.
+    hand = ["A"] * 7 + ["K"] * 7 + ["4", "4"]
+    arr = position(hands={0: hand}, deal=deal)
+    aces = minimum // 20
+    below = ("A", ["A"] * (aces if aces * 20 < minimum else aces - 1))
+    if len(below[1]) < 3:
+        below = ("K", ["K"] * 3)
+    e, n = entries(below)
+    assert check_line(arr[0], 0, e, n) == UNDER_MINIMUM
+    assert not arr[0]["opened"][0]
+    kings = max(0, -(-(minimum - 140) // 10))
+    enough = [("A", ["A"] * 7)] + ([("K", ["K"] * max(3, kings))] if kings else [])
+    assert lay(arr, 0, *enough) == OK
+    assert arr[0]["opened"][0] == 1
+
+
+def test_R_O1_R_O2_several_melds_in_one_line_add_up():
+    arr = position(hands={0: ["K"] * 3 + ["Q"] * 3 + ["4", "4"]})
+    assert lay(arr, 0, ("K", ["K"] * 3)) == UNDER_MINIMUM  # 30 < 50
+    assert lay(arr, 0, ("K", ["K"] * 3), ("Q", ["Q"] * 3)) == OK  # 60 >= 50
+    assert arr[0]["opened"][0] == 1
+
+
+def test_R_O2_bonuses_do_not_count_toward_the_opening():
+    """R-O2 (W4 below): a book's bonus and red threes do not help; only card values."""
+    arr = position(hands={0: ["6"] * 7 + ["4", "4"]})
+    arr[0]["red3"][0] = 3
+    assert lay(arr, 0, ("6", ["6"] * 7)) == UNDER_MINIMUM
+
+
+def test_R_O4_after_opening_both_partners_meld_freely():
+    arr = position(hands={0: ["A"] * 3 + ["4", "4"], 2: ["5"] * 3 + ["4", "4"]})
+    assert lay(arr, 2, ("5", ["5"] * 3)) == UNDER_MINIMUM
+    assert lay(arr, 0, ("A", ["A"] * 3)) == OK  # 60: opens for the partnership
+    assert lay(arr, 2, ("5", ["5"] * 3)) == OK  # 15 points, now free
+
+
+def test_R_X11_R_O3_opening_counted_per_line_not_per_turn():
+    """Our reading of R-O2/R-X11: the opening line itself must reach the minimum."""
+    arr = position(hands={0: ["K"] * 3 + ["Q"] * 3 + ["4", "4"]})
+    assert lay(arr, 0, ("K", ["K"] * 3)) == UNDER_MINIMUM
+    assert lay(arr, 0, ("Q", ["Q"] * 3)) == UNDER_MINIMUM

@@ -1,0 +1,356 @@
+"""Corruptions of valid traces, each aimed at one rule, to prove the checker catches it.
+
+Every function takes the lines of one valid trace (a list of dicts, never modified), finds the
+first place where its corruption makes sense, and returns a corrupted deep copy, or None when the
+trace has no such place. Sites are chosen on the checker's replayed state so that the corruption
+stays self-consistent (cards taken out of a meld stay in the player's hand, and so on) and the
+intended rule is the one that breaks. `MUTATIONS` maps each name to (function, expected rule id).
+"""
+
+from __future__ import annotations
+
+import copy
+from collections import Counter
+from collections.abc import Callable, Iterator
+
+from .cards import JOKER, NATURALS, RED3, TWO, WILD_RANK, is_wild, rank_of_top
+from .checker import TraceChecker
+from .state import DealState, Meld, value
+
+Lines = list[dict]
+Mutation = Callable[[Lines], "Lines | None"]
+
+
+def _replay(lines: Lines) -> Iterator[tuple[int, DealState | None]]:
+    """Yield (index, state before line index) while feeding the checker line by line."""
+    checker = TraceChecker(allow_incomplete=True)
+    for i, line in enumerate(lines):
+        yield i, checker.state if not checker.skipping else None
+        checker.feed(line, i + 1)
+
+
+def _first(lines: Lines, kind: str) -> int | None:
+    return next((i for i, line in enumerate(lines) if line.get("type") == kind), None)
+
+
+def _with(lines: Lines, i: int, line: dict | None) -> Lines:
+    """Deep copy of `lines` with line i replaced (or removed when `line` is None)."""
+    out = copy.deepcopy(lines)
+    if line is None:
+        del out[i]
+    else:
+        out[i] = line
+    return out
+
+
+def _entry_cards(line: dict) -> Counter:
+    return Counter(c for e in line.get("melds", []) for c in e["cards"])
+
+
+# -- cards and turns -------------------------------------------------------------------------
+def wrong_card_drawn(lines: Lines) -> Lines | None:
+    """R-T2: a draw whose cards are not the top two of the stock."""
+    i = _first(lines, "draw")
+    if i is None:
+        return None
+    line = copy.deepcopy(lines[i])
+    line["cards"][0] = "4" if line["cards"][0] != "4" else "5"
+    return _with(lines, i, line)
+
+
+def discard_not_held(lines: Lines) -> Lines | None:
+    """CARDS: a discarded card that the player does not hold."""
+    for i, st in _replay(lines):
+        line = lines[i]
+        if st is None or line.get("type") != "discard":
+            continue
+        held = st.held(line["seat"])
+        card = next((k for k in NATURALS + (TWO, JOKER, RED3) if not held[k]), None)
+        if card is not None:
+            return _with(lines, i, {**line, "card": card})
+    return None
+
+
+def turn_out_of_order(lines: Lines) -> Lines | None:
+    """R-D4: a draw by the seat after the one whose turn it is."""
+    i = _first(lines, "draw")
+    if i is None:
+        return None
+    line = dict(lines[i])
+    line["seat"] = (line["seat"] + 1) % 4
+    return _with(lines, i, line)
+
+
+def red_three_not_exposed(lines: Lines) -> Lines | None:
+    """R-T3: a drawn red three that is never exposed (its `red3` line removed)."""
+    for i in range(1, len(lines)):
+        if lines[i].get("type") == "red3" and lines[i - 1].get("type") == "draw":
+            return _with(lines, i, None)
+    return None
+
+
+def missing_foot(lines: Lines) -> Lines | None:
+    """R-F1: the Hand is empty but the `foot` line is missing."""
+    i = _first(lines, "foot")
+    return None if i is None else _with(lines, i, None)
+
+
+# -- melds -----------------------------------------------------------------------------------
+def meld_over_seven(lines: Lines) -> Lines | None:
+    """R-M6: a book-completing meld entry given one more card of its kind (8 cards)."""
+    for i, st in _replay(lines):
+        line = lines[i]
+        if st is None or line.get("type") != "meld":
+            continue
+        seat = line["seat"]
+        p = st.partnership(seat)
+        spare = st.held(seat) - _entry_cards(line)
+        for j, e in enumerate(line["melds"]):
+            meld = st.melds[p].get(e["rank"])
+            if (len(meld.cards) if meld else 0) + len(e["cards"]) != 7:
+                continue
+            if e["rank"] == WILD_RANK:
+                extra = next((w for w in (TWO, JOKER) if spare[w]), None)
+            else:
+                extra = e["rank"] if spare[e["rank"]] else None
+            if extra is None:
+                continue
+            new = copy.deepcopy(line)
+            new["melds"][j]["cards"].append(extra)
+            return _with(lines, i, new)
+    return None
+
+
+def wild_ratio_breach(lines: Lines) -> Lines | None:
+    """R-M3: held wilds added to, or swapped for naturals in, a natural meld entry."""
+    for i, st in _replay(lines):
+        line = lines[i]
+        if st is None or line.get("type") != "meld":
+            continue
+        seat = line["seat"]
+        p = st.partnership(seat)
+        spare = st.held(seat) - _entry_cards(line)
+        wilds = [TWO] * spare[TWO] + [JOKER] * spare[JOKER]
+        for j, e in enumerate(line["melds"]):
+            rank = e["rank"]
+            if rank == WILD_RANK or any(x["rank"] == rank for x in line["melds"][:j]):
+                continue
+            meld = st.melds[p].get(rank)
+            n0 = meld.naturals if meld else 0
+            w0 = meld.wilds if meld else 0
+            size0 = len(meld.cards) if meld else 0
+            ne = sum(1 for c in e["cards"] if not is_wild(c))
+            we = len(e["cards"]) - ne
+            for k in range(1, len(wilds) + 1):
+                new = copy.deepcopy(line)
+                cards = new["melds"][j]["cards"]
+                if size0 + len(cards) + k <= 7 and n0 + ne < 2 * (w0 + we + k):
+                    cards.extend(wilds[:k])  # add k wilds
+                elif k <= ne and n0 + ne - k < 2 * (w0 + we + k):
+                    for _ in range(k):  # swap k naturals for k wilds
+                        cards.remove(rank)
+                    cards.extend(wilds[:k])
+                else:
+                    continue
+                return _with(lines, i, new)
+    return None
+
+
+def opening_below_minimum(lines: Lines) -> Lines | None:
+    """R-O1: a partnership's first meld line cut down below the deal's minimum."""
+    for i, st in _replay(lines):
+        line = lines[i]
+        if st is None or line.get("type") not in ("meld", "pickup"):
+            continue
+        p = st.partnership(line["seat"])
+        if st.opened[p]:
+            continue
+        minimum = st.profile.opening_minimum(st.deal)
+        if line["type"] == "pickup":
+            top = line["taken"][0]
+            rank = rank_of_top(top)
+            if rank is None or value(st.profile, [top] * 3) >= minimum:
+                continue
+            new = dict(line, melds=[{"rank": rank, "cards": [top] * 3}])
+            return _with(lines, i, new)
+        for e in line["melds"]:
+            cards = _trim_below(st, e["rank"], list(e["cards"]), minimum)
+            if cards is not None:
+                return _with(lines, i, dict(line, melds=[{"rank": e["rank"], "cards": cards}]))
+    return None
+
+
+def _trim_below(st: DealState, rank: str, cards: list[str], minimum: int) -> list[str] | None:
+    """Drop cards (wilds first) from a legal entry, keeping it legal, until under `minimum`."""
+    while value(st.profile, cards) >= minimum and len(cards) > 3:
+        wild = next((c for c in cards if is_wild(c)), None)
+        nat = sum(1 for c in cards if not is_wild(c))
+        if rank != WILD_RANK and wild is not None:
+            cards.remove(wild)
+        elif rank != WILD_RANK and nat - 1 >= 2 * (len(cards) - nat):
+            cards.remove(rank)
+        elif rank == WILD_RANK:
+            cards.remove(max(cards, key=lambda c: st.profile.values[c]))
+        else:
+            return None
+    return cards if value(st.profile, cards) < minimum else None
+
+
+# -- pick-ups --------------------------------------------------------------------------------
+def pickup_without_pair(lines: Lines) -> Lines | None:
+    """R-PU2: a pick-up whose new meld holds the top card and only one held card of its kind."""
+    for i, st in _replay(lines):
+        line = lines[i]
+        if st is None or line.get("type") != "pickup":
+            continue
+        top = line["taken"][0]
+        rank = rank_of_top(top)
+        p = st.partnership(line["seat"])
+        idx = [j for j, e in enumerate(line["melds"]) if e["rank"] == rank]
+        if rank is None or rank in st.melds[p] or len(idx) != 1:
+            continue
+        new = copy.deepcopy(line)
+        cards = new["melds"][idx[0]]["cards"]
+        while cards.count(top) > 2:
+            cards.remove(top)
+        return _with(lines, i, new)
+    return None
+
+
+def pickup_breaks_pu4(lines: Lines) -> Lines | None:
+    """R-PU4: onto an unfinished meld of its rank, the pick-up merely adds the top card."""
+    for i, st in _replay(lines):
+        line = lines[i]
+        if st is None or line.get("type") != "pickup":
+            continue
+        top = line["taken"][0]
+        rank = rank_of_top(top)
+        p = st.partnership(line["seat"])
+        if rank is None or rank not in st.melds[p]:
+            continue
+        others = [e for e in line["melds"] if e["rank"] != rank]
+        new = dict(copy.deepcopy(line), melds=[{"rank": rank, "cards": [top]}] + others)
+        return _with(lines, i, new)
+    return None
+
+
+# -- going out and the end -------------------------------------------------------------------
+def out_without_books(lines: Lines) -> Lines | None:
+    """R-G1: a book the going-out partnership needed is left one card short earlier in the deal.
+
+    The card stays with the partner who laid it (not the player going out), and no later entry
+    of that rank exists, so everything else in the trace stays consistent.
+    """
+    states: dict[int, DealState] = {}
+    snapshots: dict[int, tuple[int, Counter]] = {}
+    for i, st in _replay(lines):
+        if st is None:
+            continue
+        if lines[i].get("type") == "out":
+            p = st.partnership(lines[i]["seat"])
+            snapshots[i] = (p, st.book_counts(p))
+            states[i] = st
+    for i_out, (p, counts) in snapshots.items():
+        need = states[i_out].profile.books_to_go_out
+        short = {k for k, n in need.items() if counts[k] == n}
+        site = _book_site(lines, i_out, p, short)
+        if site is not None:
+            return site
+    return None
+
+
+def _book_site(lines: Lines, i_out: int, p: int, kinds: set[str]) -> Lines | None:
+    start = max(j for j in range(i_out + 1) if lines[j].get("type") == "deal")
+    out_seat = lines[i_out]["seat"]
+    seen_opening = False
+    for i, st in _replay(lines):
+        if i < start + 1 or i >= i_out:
+            continue
+        line = lines[i]
+        if st is None or line.get("type") not in ("meld", "pickup"):
+            continue
+        if st.partnership(line["seat"]) != p:
+            continue
+        first = not seen_opening
+        seen_opening = True
+        seat = line["seat"]
+        if first or line["type"] != "meld" or seat == out_seat or not st.on_foot[seat]:
+            continue
+        nxt = lines[i + 1] if i + 1 < len(lines) else {}
+        if nxt.get("type") == "foot":
+            continue
+        for j, e in enumerate(line["melds"]):
+            rank = e["rank"]
+            meld = st.melds[p].get(rank)
+            size0 = len(meld.cards) if meld else 0
+            if size0 + len(e["cards"]) != 7:
+                continue
+            kind = Meld(rank, (meld.cards if meld else []) + e["cards"]).book_kind()
+            if kind not in kinds or _rank_used_later(lines, i, i_out, st, p, rank):
+                continue
+            new = copy.deepcopy(line)
+            entry = new["melds"][j]["cards"]
+            wild = next((c for c in entry if is_wild(c)), None)
+            entry.remove(wild if wild is not None and rank != WILD_RANK else entry[-1])
+            if not entry:
+                del new["melds"][j]
+            return _with(lines, i, new if new["melds"] else None)
+    return None
+
+
+def _rank_used_later(lines: Lines, i: int, i_out: int, st: DealState, p: int, rank: str) -> bool:
+    for line in lines[i + 1 : i_out]:
+        if line.get("type") in ("meld", "pickup") and st.partnership(line["seat"]) == p:
+            if any(e["rank"] == rank for e in line["melds"]):
+                return True
+    return False
+
+
+def out_without_permission(lines: Lines) -> Lines | None:
+    """R-G4: the going-out player's granted `ask` removed."""
+    for i, line in enumerate(lines):
+        if line.get("type") != "out":
+            continue
+        j = i - 1
+        while j > 0 and lines[j].get("seat") == line["seat"]:  # back through the turn
+            if lines[j].get("type") == "ask":
+                return _with(lines, j, None)
+            j -= 1
+    return None
+
+
+def wrong_end_reason(lines: Lines) -> Lines | None:
+    """R-E1: an `end` line whose reason is the other one."""
+    i = _first(lines, "end")
+    if i is None:
+        return None
+    reason = "stock" if lines[i].get("reason") == "out" else "out"
+    return _with(lines, i, dict(lines[i], reason=reason))
+
+
+def score_off_by_five(lines: Lines) -> Lines | None:
+    """R-S: a deal score 5 points off."""
+    i = _first(lines, "end")
+    if i is None:
+        return None
+    line = copy.deepcopy(lines[i])
+    line["scores"][0] += 5
+    return _with(lines, i, line)
+
+
+MUTATIONS: dict[str, tuple[Mutation, str]] = {
+    "wrong_card_drawn": (wrong_card_drawn, "R-T2"),
+    "discard_not_held": (discard_not_held, "CARDS"),
+    "turn_out_of_order": (turn_out_of_order, "R-D4"),
+    "red_three_not_exposed": (red_three_not_exposed, "R-T3"),
+    "missing_foot": (missing_foot, "R-F1"),
+    "meld_over_seven": (meld_over_seven, "R-M6"),
+    "wild_ratio_breach": (wild_ratio_breach, "R-M3"),
+    "opening_below_minimum": (opening_below_minimum, "R-O1"),
+    "pickup_without_pair": (pickup_without_pair, "R-PU2"),
+    "pickup_breaks_pu4": (pickup_breaks_pu4, "R-PU4"),
+    "out_without_books": (out_without_books, "R-G1"),
+    "out_without_permission": (out_without_permission, "R-G4"),
+    "wrong_end_reason": (wrong_end_reason, "R-E1"),
+    "score_off_by_five": (score_off_by_five, "R-S"),
+}
