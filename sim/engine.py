@@ -39,6 +39,7 @@ from sim.state import (
     S_CHECKED,
     S_DEALER,
     S_ENDED,
+    S_ERROR,
     S_GRANTED,
     S_OUT_SEAT,
     S_PICKED_UP,
@@ -103,8 +104,10 @@ def _ask(st, seat: int) -> bool:
 
 @njit(cache=True)
 def _discard(st, seat: int, kind: int) -> None:
-    if discard(st, seat, kind) != OK:
-        raise RuntimeError("strategy chose an illegal discard")
+    reason = discard(st, seat, kind)
+    if reason != OK:
+        st.sc[S_ERROR] = reason
+        raise RuntimeError("strategy chose an illegal discard (reason in sc[S_ERROR])")
     check_conservation(st)
 
 
@@ -158,8 +161,10 @@ def play_turn(st, seat: int) -> None:
             return
     n = dispatch.choose_pickup(st, seat)
     if n > 0:
-        if apply_pickup(st, seat, st.entries, n) != OK:
-            raise RuntimeError("strategy chose an illegal pick-up")
+        reason = apply_pickup(st, seat, st.entries, n)
+        if reason != OK:
+            st.sc[S_ERROR] = reason
+            raise RuntimeError("strategy chose an illegal pick-up (reason in sc[S_ERROR])")
         check_conservation(st)
     else:
         if st.sc[S_STOCK_N] < 2:  # R-E1, R-X2, R-X17

@@ -11,8 +11,16 @@ from __future__ import annotations
 from numba import njit
 
 from sim.cards import CARD_VALUE, JOKER, N_KINDS, N_NATURALS, TWO, WILD_RANK
-from sim.melds import copy_counts, copy_melds, entry_points, held_count, opening_minimum, team_of
-from sim.pickup import pile_open, top_card, top_rank
+from sim.melds import (
+    OK,
+    copy_counts,
+    copy_melds,
+    entry_points,
+    held_count,
+    opening_minimum,
+    team_of,
+)
+from sim.pickup import check_pickup, pile_open, top_card, top_rank
 from sim.rules import (
     R_CLEAN_BONUS,
     R_DIRTY_BONUS,
@@ -317,6 +325,8 @@ def plan_pickup(st, seat: int, entries) -> int:
             n = plan_opening_extras(st, entries, n)
             if entries_points(entries, n) < minimum:
                 return -1
+    if check_pickup(st, seat, entries, n) != OK:
+        return -1  # e.g. R-G4: on the Foot the pick-up must leave two cards
     return n
 
 
