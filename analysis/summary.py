@@ -85,22 +85,23 @@ def summarize(records: np.ndarray, deals_per_game: int, team_strategies: list[st
 
 
 def format_summary(s: Summary) -> str:
-    lines = [f"{s.games:,} games, {s.deals:,} deals"]
-    lines.append("partnership  strategy   game win rate [95% Wilson]   score/deal  "
-                 "books/deal clean dirty wild")
+    lines = [f"{s.games:,} games, {s.deals:,} deals", ""]
+    lines.append("team  strategy   game wins  95% CI (Wilson)   points/deal   books/deal: "
+                 "clean dirty  wild")
     for t in s.teams:
         lines.append(
-            f"{t.team:>11}  {t.strategy:<9}  {t.win_rate:6.1%} [{t.win_low:6.1%}, "
-            f"{t.win_high:6.1%}]   {t.mean_score_per_deal:10.1f}  "
-            f"{t.mean_books_clean:16.2f} {t.mean_books_dirty:5.2f} {t.mean_books_wild:4.2f}"
+            f"{t.team:>4}  {t.strategy:<9}  {t.win_rate:8.1%}  {t.win_low:6.1%} - "
+            f"{t.win_high:6.1%}   {t.mean_score_per_deal:11.1f}   "
+            f"{t.mean_books_clean:17.2f} {t.mean_books_dirty:5.2f} {t.mean_books_wild:5.2f}"
         )
-    lines.append(f"tied games: {s.ties:,}")
+    lines.append(f"tied games (half a win each): {s.ties:,}")
+    lines.append("")
     lines.append(
-        f"deal length (turns): mean {s.turns_mean:.1f}, median {s.turns_median:.0f}, "
-        f"p5-p95 {s.turns_p5:.0f}-{s.turns_p95:.0f}"
+        f"deal length in turns: mean {s.turns_mean:.1f}, median {s.turns_median:.0f}, "
+        f"5th-95th percentile {s.turns_p5:.0f}-{s.turns_p95:.0f}"
     )
     lines.append(
-        f"deals ending by going out: {s.share_out:.1%}; by the stock: {s.share_stock:.1%}; "
-        f"truncated: {s.truncated}"
+        f"deals ended by going out: {s.share_out:.1%}, by the stock running out: "
+        f"{s.share_stock:.1%}, truncated: {s.truncated}"
     )
     return "\n".join(lines)

@@ -1,0 +1,63 @@
+"""The command line: summaries, traces, and one-line errors with exit code 2 for bad input."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+import pytest
+
+
+def handfoot(*args: str) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "sim.cli", *args], capture_output=True,
+                          text=True, timeout=300)
+
+
+@pytest.mark.parametrize(
+    "args, says",
+    [
+        (["simulate", "--games", "0"], "--games must be at least 1"),
+        (["simulate", "--seed", "-1"], "--seed must be"),
+        (["simulate", "--strategy", "nope"], "unknown strategy 'nope'"),
+        (["simulate", "--team1", "nope"], "unknown strategy 'nope'"),
+        (["simulate", "--games", "abc"], "not a valid integer"),
+        (["simulate", "--rules", "nope"], "unknown rule profile"),
+        (["simulate", "--jobs", "-3"], "--jobs"),
+        (["trace", "--out", "/nonexistent-dir/x.jsonl"], "cannot write --out"),
+        (["trace", "--games", "0", "--out", "x.jsonl"], "--games must be at least 1"),
+        (["frobnicate"], "No such command"),
+    ],
+)
+def test_bad_input_gets_one_line_and_exit_code_2(args, says):
+    result = handfoot(*args)
+    assert result.returncode == 2
+    lines = result.stderr.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("handfoot: error:")
+    assert says in lines[0]
+    assert "Traceback" not in result.stderr
+
+
+def test_simulate_prints_the_summary():
+    result = handfoot("simulate", "--games", "200", "--team0", "greedy", "--team1", "random",
+                      "--jobs", "1")
+    assert result.returncode == 0, result.stderr
+    out = result.stdout
+    for needle in ("200 games, 800 deals", "95% CI (Wilson)", "deal length in turns",
+                   "deals ended by going out", "greedy", "random"):
+        assert needle in out
+
+
+def test_trace_writes_json_lines(tmp_path):
+    path = tmp_path / "t.jsonl"
+    result = handfoot("trace", "--games", "1", "--seed", "3", "--out", str(path))
+    assert result.returncode == 0, result.stderr
+    lines = [json.loads(x) for x in path.read_text().splitlines()]
+    assert lines[0]["type"] == "deal" and lines[-1]["type"] == "game"
+    assert sum(1 for x in lines if x["type"] == "end") == 4
+
+
+def test_help_has_examples():
+    result = handfoot("simulate", "--help")
+    assert result.returncode == 0 and "Example: handfoot simulate" in result.stdout
+    assert handfoot().returncode == 0
