@@ -8,7 +8,8 @@ from pathlib import Path
 
 import click
 
-from sim.rules import Rules, RulesError, get_profile
+from sim.profiles import load_rules
+from sim.rules import Rules, RulesError
 from strategies.registry import REGISTRY, StrategyError, get
 
 _STRATS = ", ".join(sorted(REGISTRY))
@@ -41,7 +42,7 @@ def _team_strategies(strategy: str | None, team0: str | None, team1: str | None)
 
 
 def _rules(name: str) -> Rules:
-    return get_profile(name)
+    return load_rules(name)
 
 
 def _play_options(func):

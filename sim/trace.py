@@ -10,8 +10,9 @@ import numpy as np
 
 from sim import events as ev
 from sim.cards import KIND_NAMES, RANK_NAMES
+from sim.profiles import profile_name
 from sim.records import N_COLUMNS
-from sim.rules import Rules, profile_name
+from sim.rules import Rules
 from sim.state import S_EV_N, S_EVC_N
 from strategies.registry import resolve_seats
 

@@ -6,7 +6,7 @@ from collections import Counter
 
 import numpy as np
 
-from sim.cards import KIND_INDEX, N_KINDS, RANK_INDEX, TWO, JOKER
+from sim.cards import JOKER, KIND_INDEX, N_KINDS, RANK_INDEX, TWO
 from sim.rules import Rules
 from sim.state import (
     M_JOKER,

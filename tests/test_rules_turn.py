@@ -35,8 +35,8 @@ def test_R_T3_R_X6_red_threes_exposed_and_replaced_one_by_one():
     assert arr[0]["red3"][0] == 3
     assert held(arr, 0)["R3"] == 0
     assert arr[0]["sc"][S_STOCK_N] == 1  # 2 drawn + 3 replacements
-    from sim.trace import decode
     from sim.rules import Rules
+    from sim.trace import decode
 
     lines = [x for x in decode(arr[0], Rules(), 0, 0) if x["type"] in ("draw", "red3")]
     assert lines[0] == {"type": "draw", "seat": 0, "cards": ["R3", "R3"]}
@@ -49,8 +49,9 @@ def test_R_X1_R_X9_red_three_without_replacement_ends_the_deal_and_still_scores(
     play_turn(arr[0], 0)
     assert ended(arr) == END_STOCK
     assert arr[0]["red3"][0] == 1  # exposed: +100 at scoring (R-X9)
-    from sim.scoring import score_parts
     import numpy as np
+
+    from sim.scoring import score_parts
 
     parts = np.zeros(5, dtype=np.int64)
     score_parts(arr[0], 0, parts)

@@ -9,6 +9,23 @@ A violation that leaves the referee unsure where the cards are (a wrong draw, a 
 a card that is not where the trace says) stops the checking of that deal; the next `deal` line
 starts afresh. Rule breaches that keep the cards consistent (a meld below the opening minimum, a
 wild-ratio breach, ...) are reported and the line is applied as written, so checking goes on.
+
+Rule ids are RULES.md's; besides them: TRACE (format), CARDS (a card is not where a line says,
+or conservation broke), PROFILE (not `standard`), R-PU (`taken` is not the top 7 of the pile:
+section 5's opening sentence has no id).
+
+Interpretations settled by the project where RULES.md leaves room (noted where they apply):
+- R-O1/R-O2: the partnership's first *line* carrying melds must reach the minimum on its own;
+  RULES.md R-O2 speaks of melds "laid in the same turn", the trace format puts them in one line.
+- R-PU2/R-PU4/R-X12: without an unfinished meld of the top card's rank, one entry must start
+  the meld with the top card and 2 held cards of its kind; with one, the rank's entries must
+  book it and start a new legal meld, with top + 2 held of that kind between them.
+- R-X14: `ask` may come anywhere in the turn (also before a pick-up), at most once.
+- R-X1/R-X9: when a red-three replacement runs the stock dry and the cards it did get include
+  red threes, either their own `red3` line (replacing nothing) or `end` may follow; they count
+  as exposed either way.
+- Game lines: totals are the sums of the deal scores written in the trace (each deal's own
+  scores are checked at its `end`); a game whose deal could not be replayed is not judged.
 """
 
 from __future__ import annotations
@@ -103,6 +120,8 @@ class TraceChecker:
                 self.report("TRACE", f"unknown line type {kind!r}")
         except _Desync:
             self.skipping = True
+            if self.state is not None:  # its scores are unknown: do not judge its game line
+                self._tainted_games.add(self.state.game)
 
     def finish(self) -> list[Violation]:
         """Report what a complete trace lacks at its end, and return all violations."""
@@ -283,7 +302,13 @@ class TraceChecker:
         found = f"found '{kind}'"
         if st.pending_red3 is not None:
             seat, n, what = st.pending_red3
-            if kind != "red3":
+            if kind == "end" and st.pending_end_stock:
+                # R-X1/R-X9: red threes among the last cards cannot be replaced; an `end` right
+                # after the short `red3` line is accepted and they count as exposed.
+                self._take(seat, Counter({RED3: n}), "exposes")
+                st.red3_exposed[st.partnership(seat)] += n
+                st.pending_red3 = None
+            elif kind != "red3":
                 self.report(
                     "R-T3",
                     f"{what} of seat {seat} holds {n} red three(s): expected 'red3', {found}",
@@ -413,7 +438,7 @@ class TraceChecker:
         again = replaced.count(RED3)
         if again:  # R-T3: a replacement that is a red three is exposed and replaced too
             st.pending_red3 = (seat, again, "the red-three replacement")
-        elif len(replaced) < n:  # R-X1, R-X9
+        if len(replaced) < n:  # R-X1, R-X9: the stock ran out
             st.pending_end_stock = True
 
     def _on_foot(self, line: dict) -> None:
@@ -814,7 +839,10 @@ class TraceChecker:
                     f"partnership {p} score must be {exp['score']} "
                     f"({', '.join(f'{k} {exp[k]}' for k, _ in SCORE_PARTS)}), found {scores[p]!r}",
                 )
-        self._games.setdefault(st.game, {})[st.deal] = list(scores)
+        self._games.setdefault(st.game, {})[st.deal] = [
+            v if isinstance(v, int | float) else e["score"]
+            for v, e in zip(scores, expected, strict=True)
+        ]
 
 
 _HANDLERS = {

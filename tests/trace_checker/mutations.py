@@ -21,12 +21,21 @@ Lines = list[dict]
 Mutation = Callable[[Lines], "Lines | None"]
 
 
-def _replay(lines: Lines) -> Iterator[tuple[int, DealState | None]]:
-    """Yield (index, state before line index) while feeding the checker line by line."""
+def _replay(
+    lines: Lines, start: int = 0, stop: int | None = None
+) -> Iterator[tuple[int, DealState | None]]:
+    """Yield (index, state before line index) while feeding the checker line by line.
+
+    `start` should be a `deal` line (or 0); the state is live: read it before the next step.
+    """
     checker = TraceChecker(allow_incomplete=True)
-    for i, line in enumerate(lines):
+    for i in range(start, len(lines) if stop is None else stop):
         yield i, checker.state if not checker.skipping else None
-        checker.feed(line, i + 1)
+        checker.feed(lines[i], i + 1)
+
+
+def _deal_start(lines: Lines, i: int) -> int:
+    return max(j for j in range(i + 1) if lines[j].get("type") == "deal")
 
 
 def _first(lines: Lines, kind: str) -> int | None:
@@ -122,7 +131,11 @@ def meld_over_seven(lines: Lines) -> Lines | None:
 
 
 def wild_ratio_breach(lines: Lines) -> Lines | None:
-    """R-M3: held wilds added to, or swapped for naturals in, a natural meld entry."""
+    """R-M3: a natural meld entry given held wilds, or stripped of naturals beside its wilds.
+
+    The wilds added come from cards the player holds and does not meld in that line; naturals
+    taken out of an entry stay in the player's hand.
+    """
     for i, st in _replay(lines):
         line = lines[i]
         if st is None or line.get("type") != "meld":
@@ -136,23 +149,46 @@ def wild_ratio_breach(lines: Lines) -> Lines | None:
             if rank == WILD_RANK or any(x["rank"] == rank for x in line["melds"][:j]):
                 continue
             meld = st.melds[p].get(rank)
-            n0 = meld.naturals if meld else 0
-            w0 = meld.wilds if meld else 0
-            size0 = len(meld.cards) if meld else 0
+            n0, w0 = (meld.naturals, meld.wilds) if meld else (0, 0)
             ne = sum(1 for c in e["cards"] if not is_wild(c))
             we = len(e["cards"]) - ne
-            for k in range(1, len(wilds) + 1):
+            cards = _breach(rank, list(e["cards"]), n0, w0, ne, we, wilds)
+            if cards is not None:
                 new = copy.deepcopy(line)
-                cards = new["melds"][j]["cards"]
-                if size0 + len(cards) + k <= 7 and n0 + ne < 2 * (w0 + we + k):
-                    cards.extend(wilds[:k])  # add k wilds
-                elif k <= ne and n0 + ne - k < 2 * (w0 + we + k):
-                    for _ in range(k):  # swap k naturals for k wilds
-                        cards.remove(rank)
-                    cards.extend(wilds[:k])
-                else:
-                    continue
+                new["melds"][j]["cards"] = cards
                 return _with(lines, i, new)
+            for k, other in enumerate(line["melds"]):  # or a wild moved from another entry
+                moved = next((c for c in other["cards"] if is_wild(c)), None)
+                if k == j or moved is None or len(other["cards"]) < 2:
+                    continue
+                if n0 + ne < 2 * (w0 + we + 1) and n0 + w0 + len(e["cards"]) < 7:
+                    new = copy.deepcopy(line)
+                    new["melds"][k]["cards"].remove(moved)
+                    new["melds"][j]["cards"].append(moved)
+                    return _with(lines, i, new)
+    return None
+
+
+def _breach(
+    rank: str, cards: list[str], n0: int, w0: int, ne: int, we: int, wilds: list[str]
+) -> list[str] | None:
+    """Cards of an entry that break naturals >= 2 x wilds, or None."""
+    size0 = n0 + w0
+    for k in range(1, len(wilds) + 1):
+        if size0 + len(cards) + k <= 7 and n0 + ne < 2 * (w0 + we + k):
+            return cards + wilds[:k]  # add k held wilds
+        if k <= ne and n0 + ne - k < 2 * (w0 + we + k):
+            kept = list(cards)
+            for _ in range(k):  # swap k naturals for k held wilds
+                kept.remove(rank)
+            return kept + wilds[:k]
+    if we:
+        for k in range(1, ne + 1):  # take naturals out, the wilds stay
+            if n0 + ne - k < 2 * (w0 + we):
+                kept = list(cards)
+                for _ in range(k):
+                    kept.remove(rank)
+                return kept
     return None
 
 
@@ -213,12 +249,22 @@ def pickup_without_pair(lines: Lines) -> Lines | None:
         cards = new["melds"][idx[0]]["cards"]
         while cards.count(top) > 2:
             cards.remove(top)
+        spare = st.held(line["seat"]) - _entry_cards(line)
+        wild = next((w for w in (TWO, JOKER) if spare[w] and w != top), None)
+        if len(cards) < 3 and wild is not None and rank != WILD_RANK:
+            cards.append(wild)  # keep a legal 3-card meld: only the pair is missing
         return _with(lines, i, new)
     return None
 
 
 def pickup_breaks_pu4(lines: Lines) -> Lines | None:
-    """R-PU4: onto an unfinished meld of its rank, the pick-up merely adds the top card."""
+    """R-PU4: onto an unfinished meld of its rank, a pick-up merely adds the top card.
+
+    Prefers a real pick-up made onto an unfinished meld of the top card's rank. Failing that, it
+    builds one: a discard is changed to a natural the discarder holds, of a rank the next
+    player's partnership has an unfinished meld of, and the next player's draw becomes a pick-up
+    adding only that top card; the trace is cut after it.
+    """
     for i, st in _replay(lines):
         line = lines[i]
         if st is None or line.get("type") != "pickup":
@@ -231,70 +277,158 @@ def pickup_breaks_pu4(lines: Lines) -> Lines | None:
         others = [e for e in line["melds"] if e["rank"] != rank]
         new = dict(copy.deepcopy(line), melds=[{"rank": rank, "cards": [top]}] + others)
         return _with(lines, i, new)
+    for i, st in _replay(lines):
+        line = lines[i]
+        nxt = lines[i + 1] if i + 1 < len(lines) else {}
+        if st is None or line.get("type") != "discard" or nxt.get("type") not in ("draw",):
+            continue
+        held = st.held(line["seat"])
+        for rank in st.melds[st.partnership(nxt["seat"])]:
+            if rank == WILD_RANK or not held[rank]:
+                continue
+            pile = st.pile + [rank]
+            taken = pile[::-1][: min(st.profile.pickup_size, len(pile))]
+            pickup = {
+                "type": "pickup",
+                "seat": nxt["seat"],
+                "taken": taken,
+                "melds": [{"rank": rank, "cards": [rank]}],
+            }
+            return copy.deepcopy(lines[:i]) + [dict(line, card=rank), pickup]
     return None
 
 
 # -- going out and the end -------------------------------------------------------------------
 def out_without_books(lines: Lines) -> Lines | None:
-    """R-G1: a book the going-out partnership needed is left one card short earlier in the deal.
+    """R-G1: the partnership goes out one required book short.
 
-    The card stays with the partner who laid it (not the player going out), and no later entry
-    of that rank exists, so everything else in the trace stays consistent.
+    First choice: a wild that completed a required book (the wild book, or a dirty book) is
+    moved to another entry laid in the same turn by the same player where the ratio allows it,
+    so the book stays at 6 cards while every card still leaves the hand. Second choice: a
+    book-completing entry laid earlier by the partner (already on the Foot) loses one card, which
+    the partner keeps. Either way no later entry touches the ranks involved.
     """
-    states: dict[int, DealState] = {}
-    snapshots: dict[int, tuple[int, Counter]] = {}
+    outs: dict[int, tuple[int, Counter, DealState]] = {}
     for i, st in _replay(lines):
-        if st is None:
-            continue
-        if lines[i].get("type") == "out":
+        if st is not None and lines[i].get("type") == "out":
             p = st.partnership(lines[i]["seat"])
-            snapshots[i] = (p, st.book_counts(p))
-            states[i] = st
-    for i_out, (p, counts) in snapshots.items():
-        need = states[i_out].profile.books_to_go_out
+            outs[i] = (p, st.book_counts(p), st)
+    for i_out, (p, counts, st) in outs.items():
+        need = st.profile.books_to_go_out
         short = {k for k, n in need.items() if counts[k] == n}
-        site = _book_site(lines, i_out, p, short)
+        site = _book_site(lines, i_out, p, short) or _move_wild(lines, i_out, p, short)
         if site is not None:
             return site
     return None
 
 
-def _book_site(lines: Lines, i_out: int, p: int, kinds: set[str]) -> Lines | None:
-    start = max(j for j in range(i_out + 1) if lines[j].get("type") == "deal")
-    out_seat = lines[i_out]["seat"]
-    seen_opening = False
-    for i, st in _replay(lines):
-        if i < start + 1 or i >= i_out:
-            continue
+def _move_wild(lines: Lines, i_out: int, p: int, kinds: set[str]) -> Lines | None:
+    start = _deal_start(lines, i_out)
+    states: dict[int, DealState] = {}
+    for i, st in _replay(lines, start, i_out):
         line = lines[i]
-        if st is None or line.get("type") not in ("meld", "pickup"):
+        if i > start and st is not None and line.get("type") == "meld":
+            if st.partnership(line["seat"]) == p:
+                states[i] = copy.deepcopy(st)
+    for i, st in states.items():
+        seat = lines[i]["seat"]
+        turn = [i]
+        while turn[-1] + 1 < i_out and lines[turn[-1] + 1].get("seat") == seat:
+            turn.append(turn[-1] + 1)
+        for j, e in enumerate(lines[i]["melds"]):
+            wild = next((c for c in e["cards"] if is_wild(c)), None)
+            if wild is None or not _completes(st, p, lines[i], j, kinds):
+                continue
+            if _rank_used_later(lines, i, i_out, st, p, e["rank"]):
+                continue
+            for i2 in (k for k in turn if k in states):
+                for j2, f in enumerate(lines[i2]["melds"]):
+                    if (i2, j2) == (i, j) or f["rank"] in (WILD_RANK, e["rank"]):
+                        continue
+                    if not _takes_wild(states[i2], p, lines, i2, j2, i_out):
+                        continue
+                    out = copy.deepcopy(lines)
+                    out[i2]["melds"][j2]["cards"].append(wild)
+                    out[i]["melds"][j]["cards"].remove(wild)
+                    if not out[i]["melds"][j]["cards"]:
+                        del out[i]["melds"][j]
+                    return out
+    return None
+
+
+def _completes(st: DealState, p: int, line: dict, j: int, kinds: set[str]) -> bool:
+    """Entry j (first of its rank in the line) completes a book of one of `kinds`."""
+    e = line["melds"][j]
+    if any(x["rank"] == e["rank"] for x in line["melds"][:j]):
+        return False
+    meld = st.melds[p].get(e["rank"])
+    cards = (meld.cards if meld else []) + e["cards"]
+    return len(cards) == 7 and Meld(e["rank"], cards).book_kind() in kinds
+
+
+def _takes_wild(st: DealState, p: int, lines: Lines, i: int, j: int, i_out: int) -> bool:
+    """Entry j of line i, and every later entry of its rank up to `i_out`, stay legal and
+    unfinished with one more wild in the meld."""
+    line = lines[i]
+    rank = line["melds"][j]["rank"]
+    if sum(1 for x in line["melds"] if x["rank"] == rank) != 1:
+        return False
+    meld = st.melds[p].get(rank)
+    cards = (meld.cards if meld else []) + line["melds"][j]["cards"] + [TWO]
+    later = [
+        e["cards"]
+        for x in lines[i + 1 : i_out]
+        if x.get("type") in ("meld", "pickup") and st.partnership(x["seat"]) == p
+        for e in x["melds"]
+        if e["rank"] == rank
+    ]
+    for extra in [[], *later]:
+        cards = cards + extra
+        nat = sum(1 for c in cards if not is_wild(c))
+        if len(cards) >= 7 or nat < 2 * (len(cards) - nat):
+            return False
+    return True
+
+
+def _book_site(lines: Lines, i_out: int, p: int, kinds: set[str]) -> Lines | None:
+    """A book-completing entry laid from the Foot loses one card: the partner keeps it, or the
+    player going out discards it just before `out` (when its last turn ended with a meld)."""
+    start = _deal_start(lines, i_out)
+    out_seat = lines[i_out]["seat"]
+    ends_by_meld = lines[i_out - 1].get("type") == "meld"
+    seen_opening = False
+    for i, st in _replay(lines, start, i_out):
+        line = lines[i]
+        if i <= start or st is None or line.get("type") not in ("meld", "pickup"):
             continue
-        if st.partnership(line["seat"]) != p:
-            continue
-        first = not seen_opening
-        seen_opening = True
         seat = line["seat"]
-        if first or line["type"] != "meld" or seat == out_seat or not st.on_foot[seat]:
+        if st.partnership(seat) != p:
             continue
-        nxt = lines[i + 1] if i + 1 < len(lines) else {}
-        if nxt.get("type") == "foot":
+        first, seen_opening = not seen_opening, True
+        if first or line["type"] != "meld" or not st.on_foot[seat]:
+            continue
+        if seat == out_seat and not ends_by_meld:
             continue
         for j, e in enumerate(line["melds"]):
             rank = e["rank"]
-            meld = st.melds[p].get(rank)
-            size0 = len(meld.cards) if meld else 0
-            if size0 + len(e["cards"]) != 7:
+            if not _completes(st, p, line, j, kinds):
                 continue
-            kind = Meld(rank, (meld.cards if meld else []) + e["cards"]).book_kind()
-            if kind not in kinds or _rank_used_later(lines, i, i_out, st, p, rank):
+            if any(x["rank"] == rank for x in line["melds"][j + 1 :]):
+                continue  # a later entry of the line would land on the shortened meld
+            if _rank_used_later(lines, i, i_out, st, p, rank):
                 continue
-            new = copy.deepcopy(line)
-            entry = new["melds"][j]["cards"]
+            out = copy.deepcopy(lines)
+            entry = out[i]["melds"][j]["cards"]
             wild = next((c for c in entry if is_wild(c)), None)
-            entry.remove(wild if wild is not None and rank != WILD_RANK else entry[-1])
+            card = wild if wild is not None and rank != WILD_RANK else entry[-1]
+            entry.remove(card)
+            if seat == out_seat:
+                out.insert(i_out, {"type": "discard", "seat": seat, "card": card})
             if not entry:
-                del new["melds"][j]
-            return _with(lines, i, new if new["melds"] else None)
+                del out[i]["melds"][j]
+            if not out[i]["melds"]:
+                del out[i]
+            return out
     return None
 
 

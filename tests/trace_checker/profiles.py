@@ -68,6 +68,9 @@ class Profile:
     min_cards_on_foot: int = 2  # R-G4
     deals_per_game: int = 4  # R-D5
 
+    def __deepcopy__(self, memo: dict) -> Profile:
+        return self  # immutable: states holding it can be deep-copied
+
     def full_deck(self) -> Counter:
         """Every card of the game (R-C1: 5 decks = 270 cards in standard)."""
         return Counter({k: n * self.decks for k, n in self.deck.items()})

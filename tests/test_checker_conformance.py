@@ -1,0 +1,27 @@
+"""The independent referee accepts every deal the engine plays: 2,000 deals per matchup."""
+
+from __future__ import annotations
+
+import pytest
+
+from sim.api import seats_for_teams
+from sim.rules import Rules
+from sim.trace import trace_games
+from tests.conftest import MATCHUPS
+from tests.trace_checker import check_trace
+
+SEEDS = 25
+GAMES_PER_SEED = 20  # 25 x 20 games x 4 deals = 2,000 deals
+
+
+@pytest.mark.parametrize("name", sorted(MATCHUPS))
+def test_checker_accepts_2000_engine_deals(name):
+    rules = Rules()
+    seats = seats_for_teams(list(MATCHUPS[name]), rules.players)
+    deals = 0
+    for seed in range(SEEDS):
+        lines = list(trace_games(rules, seats, 7000 + seed, 0, GAMES_PER_SEED))
+        violations = check_trace(lines)
+        assert violations == [], f"seed {7000 + seed}: " + "\n".join(map(str, violations[:5]))
+        deals += sum(1 for line in lines if line["type"] == "deal")
+    assert deals == 2000
