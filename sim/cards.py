@@ -18,8 +18,11 @@ BLACK3 = 14
 N_KINDS = 15
 
 WILD_RANK = 11  # meld rank of the wild meld (R-M4); written "W" in traces
-N_RANKS = 12  # 11 natural ranks + the wild meld
-RANK_NAMES = NATURAL_NAMES + ("W",)
+BLACK3_RANK = 12  # meld rank of black threes where they may be melded (R-V7)
+N_RANKS = 13  # 11 natural ranks, the wild meld, black threes
+RANK_NAMES = NATURAL_NAMES + ("W", "B3")
+# The kind a meld rank's naturals are (-1: the wild meld has none).
+RANK_KIND = np.array(list(range(N_NATURALS)) + [-1, BLACK3], dtype=np.int64)
 
 # R-C3 card values; a red three has no card value (R-S3).
 CARD_VALUE = np.array([5, 5, 5, 5, 10, 10, 10, 10, 10, 10, 20, 20, 50, 0, 5], dtype=np.int32)

@@ -7,12 +7,22 @@ from numba import njit
 from sim import events as ev
 from sim import rng
 from sim.cards import JOKER, N_KINDS, RED3, TWO
-from sim.rules import R_FOOT_SIZE, R_HAND_SIZE, R_TOTAL_CARDS
+from sim.rules import (
+    R_FOOT_SIZE,
+    R_GRAB22_BONUS,
+    R_GRAB22_PPM,
+    R_HAND_SIZE,
+    R_STARTING_CARD,
+    R_TOTAL_CARDS,
+    STARTING_BURY,
+    STARTING_NONE,
+)
 from sim.state import (
     S_ASKED,
     S_DEAL,
     S_DEALER,
     S_ENDED,
+    S_FROZEN_N,
     S_GAME,
     S_GRANTED,
     S_LINE,
@@ -21,6 +31,7 @@ from sim.state import (
     S_PILE_N,
     S_PLAYERS,
     S_STOCK_N,
+    S_TEAMS,
     S_TURN,
 )
 
@@ -39,13 +50,15 @@ def reset(st) -> None:
     st.first_turn_done[:] = 0
     st.meld[:, :, :] = 0
     st.books[:, :] = 0
+    st.rank_books[:, :] = 0
     st.booked[:, :] = 0
+    st.grab22[:] = 0
     st.melded_value[:] = 0
     st.red3[:] = 0
     st.opened[:] = 0
     st.open_turn[:] = -1
     st.foot_turn[:] = -1
-    for s in (S_TURN, S_ENDED, S_GRANTED, S_ASKED, S_PICKED_UP, S_LINE):
+    for s in (S_TURN, S_ENDED, S_GRANTED, S_ASKED, S_PICKED_UP, S_LINE, S_FROZEN_N):
         st.sc[s] = 0
     st.sc[S_OUT_SEAT] = -1
 
@@ -91,18 +104,34 @@ def setup_deal(st, seed: int, game: int, deal: int) -> None:
             n -= 1
             st.foot[seat, st.stock[n]] += 1
     st.sc[S_STOCK_N] = n
-    # R-D3: turn the top card; a red three or a wild is buried and another turned.
-    while True:
-        n = st.sc[S_STOCK_N] - 1
-        card = st.stock[n]
-        st.sc[S_STOCK_N] = n
-        if card == RED3 or card == TWO or card == JOKER:
-            _bury(st, card)
-        else:
-            break
-    st.pile[0] = card
-    st.sc[S_PILE_N] = 1
+    st.sc[S_PILE_N] = 0
+    start = st.rules[R_STARTING_CARD]
+    if start != STARTING_NONE:  # R-V10: some profiles turn no starting card
+        # R-D3: turn the top card; a red three or a wild is buried and another turned.
+        while True:
+            n = st.sc[S_STOCK_N] - 1
+            card = st.stock[n]
+            st.sc[S_STOCK_N] = n
+            if start == STARTING_BURY and (card == RED3 or card == TWO or card == JOKER):
+                _bury(st, card)
+            else:
+                break
+        st.pile[0] = card
+        st.sc[S_PILE_N] = 1
+    _grab22(st, players)
     _emit_deal(st, players)
+
+
+@njit(cache=True)
+def _grab22(st, players: int) -> None:
+    """R-V11: the exact-22 grab, a dexterity event modelled as a chance per player."""
+    ppm = st.rules[R_GRAB22_PPM]
+    if ppm == 0 or st.rules[R_GRAB22_BONUS] == 0:
+        return
+    teams = st.sc[S_TEAMS]
+    for seat in range(players):
+        if rng.below(st.rng, rng.STREAM_DEAL, 1_000_000) < ppm:
+            st.grab22[seat % teams] += st.rules[R_GRAB22_BONUS]
 
 
 @njit(cache=True)

@@ -10,10 +10,10 @@ import numpy as np
 from numba import njit
 
 from sim import events as ev
-from sim.cards import N_KINDS, RED3
+from sim.cards import JOKER, N_KINDS, N_RANKS, RANK_KIND, RED3, TWO
 from sim.deal import setup_deal
 from sim.melds import OK, held_count
-from sim.pickup import apply_pickup
+from sim.pickup import apply_pickup, red3_to_expose
 from sim.records import (
     C_DEAL,
     C_DEALER,
@@ -35,11 +35,16 @@ from sim.state import (
     END_NONE,
     END_STOCK,
     END_TRUNCATED,
+    M_JOKER,
+    M_NAT,
+    M_TWO,
+    N_BOOK_TYPES,
     S_ASKED,
     S_CHECKED,
     S_DEALER,
     S_ENDED,
     S_ERROR,
+    S_FROZEN_N,
     S_GRANTED,
     S_OUT_SEAT,
     S_PICKED_UP,
@@ -51,8 +56,9 @@ from sim.state import (
     S_TURN,
     TURN_CAP,
 )
-from sim.turn import discard, draw, expose_red3, go_out, pick_up_foot
+from sim.turn import discard, draw, expose_red3, go_out, pick_up_foot, stock_can_draw
 from strategies import dispatch
+from strategies.toolkit import may_go_out
 
 
 @njit(cache=True)
@@ -70,12 +76,15 @@ def check_conservation(st) -> None:
         counts[st.stock[i]] += 1
     for i in range(st.sc[S_PILE_N]):
         counts[st.pile[i]] += 1
+    for i in range(st.sc[S_FROZEN_N]):
+        counts[st.frozen[i]] += 1
     for team in range(st.sc[S_TEAMS]):
-        for rank in range(st.meld.shape[1]):
-            if rank < 11:
-                counts[rank] += st.meld[team, rank, 0]
-            counts[11] += st.meld[team, rank, 1]
-            counts[12] += st.meld[team, rank, 2]
+        for rank in range(N_RANKS):
+            kind = RANK_KIND[rank]
+            if kind >= 0:
+                counts[kind] += st.meld[team, rank, M_NAT]
+            counts[TWO] += st.meld[team, rank, M_TWO]
+            counts[JOKER] += st.meld[team, rank, M_JOKER]
         for k in range(N_KINDS):
             counts[k] += st.booked[team, k]
         counts[RED3] += st.red3[team]
@@ -90,13 +99,17 @@ def ended(st) -> bool:
 
 
 @njit(cache=True)
-def _ask(st, seat: int) -> bool:
-    """R-G3, R-V9: the next partner in turn order answers."""
+def _permission(st, seat: int) -> bool:
+    """R-G3, R-V9: in partnerships the next partner in turn order answers (an ``ask`` line);
+    in individual play nobody is asked."""
     players = st.sc[S_PLAYERS]
     teams = st.sc[S_TEAMS]
+    st.sc[S_ASKED] = 1
+    if teams == players:
+        st.sc[S_GRANTED] = 1
+        return True
     partner = (seat + teams) % players
     granted = dispatch.grant(st, partner, seat)
-    st.sc[S_ASKED] = 1
     st.sc[S_GRANTED] = 1 if granted else 0
     ev.emit(st, ev.EV_ASK, seat, 1 if granted else 0, 0, 0, 0)
     return granted
@@ -127,9 +140,9 @@ def _meld_and_go_out(st, seat: int) -> bool:
         if held_count(st, seat) == 0 and st.on_foot[seat] == 0:
             continue
         if want_out == 1 and st.sc[S_ASKED] == 0:
-            if not (st.on_foot[seat] == 1 and st.sc[S_TEAMS] < st.sc[S_PLAYERS]):
+            if not may_go_out(st, seat):
                 raise RuntimeError("strategy asked to go out while not allowed to")
-            if _ask(st, seat):
+            if _permission(st, seat):
                 last = dispatch.go_out(st, seat)
                 check_conservation(st)
                 if last >= 0:
@@ -166,8 +179,12 @@ def play_turn(st, seat: int) -> None:
             st.sc[S_ERROR] = reason
             raise RuntimeError("strategy chose an illegal pick-up (reason in sc[S_ERROR])")
         check_conservation(st)
+        expose_red3(st, seat, red3_to_expose(st, seat))  # a kept starting red three (R-T3)
+        check_conservation(st)
+        if ended(st):
+            return
     else:
-        if st.sc[S_STOCK_N] < 2:  # R-E1, R-X2, R-X17
+        if not stock_can_draw(st):  # R-E1, R-X2, R-X17; a frozen pile comes back first (R-V8)
             st.sc[S_ENDED] = END_STOCK
             return
         draw(st, seat)
@@ -215,10 +232,11 @@ def _finish(st, game: int, deal: int, out_row, parts) -> None:
         e = ev.emit(st, ev.EV_SCORE, team, parts[0], parts[1], parts[2], parts[3])
         if e >= 0:
             st.ev[e, 6] = parts[4]
+            st.ev[e, 7] = parts[5]
         out_row[team_col(T_SCORE, team)] = score
         for p in range(N_PARTS):
             out_row[team_col(T_SCORE + 1 + p, team)] = parts[p]
-        for b in range(3):
+        for b in range(N_BOOK_TYPES):
             out_row[team_col(T_BOOKS_CLEAN + b, team)] = st.books[team, b]
         out_row[team_col(T_OPEN_TURN, team)] = st.open_turn[team]
     for seat in range(st.sc[S_PLAYERS]):

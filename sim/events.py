@@ -21,7 +21,9 @@ EV_ASK = 7  # seat, a=granted
 EV_DISCARD = 8  # seat, a=card
 EV_OUT = 9  # seat
 EV_END = 10  # a=end code
-EV_SCORE = 11  # seat=team, a=melded, b=left, c=red3, d=books, card_offset slot = out
+EV_SCORE = 11  # seat=team, a=melded, b=left, c=red3, d=books, [6]=out, [7]=grab22
+EV_FREEZE = 12  # seat; cards: the pile set aside, bottom to top (R-V8)
+EV_RESTOCK = 13  # cards: set-aside cards in their new order, first drawn first (R-V8)
 
 
 @njit(cache=True)
@@ -63,7 +65,7 @@ def emit_counts(st, ev_index: int, nat_kind: int, nat: int, twos: int, jokers: i
     """Append a meld entry's cards: naturals first, then twos, then jokers."""
     if ev_index < 0:
         return
-    for _ in range(nat):
+    for _ in range(nat if nat_kind >= 0 else 0):
         emit_card(st, ev_index, nat_kind)
     for _ in range(twos):
         emit_card(st, ev_index, 11)

@@ -17,30 +17,22 @@ C_TRUNCATED = 5
 C_OUT_SEAT = 6
 _TEAM_BASE = 7
 
-# Per-partnership fields, in the order of TRACE.md's breakdown after the score.
+# Per-partnership fields: the score, its parts in TRACE.md's breakdown order, books by type.
 T_SCORE = 0
 T_MELDED = 1
 T_LEFT = 2
 T_RED3 = 3
 T_BOOKS = 4
 T_OUT = 5
-T_BOOKS_CLEAN = 6
-T_BOOKS_DIRTY = 7
-T_BOOKS_WILD = 8
-T_OPEN_TURN = 9
-_N_TEAM_FIELDS = 10
-TEAM_FIELDS = (
-    "score",
-    "melded",
-    "left",
-    "red3",
-    "books",
-    "out",
-    "books_clean",
-    "books_dirty",
-    "books_wild",
-    "open_turn",
-)
+T_GRAB22 = 6
+T_BOOKS_CLEAN = 7
+T_BOOKS_DIRTY = 8
+T_BOOKS_WILD = 9
+T_BOOKS_BLACK3 = 10
+T_OPEN_TURN = 11
+TEAM_FIELDS = ("score", "melded", "left", "red3", "books", "out", "grab22", "books_clean",
+               "books_dirty", "books_wild", "books_black3", "open_turn")
+_N_TEAM_FIELDS = len(TEAM_FIELDS)
 
 _SEAT_BASE = _TEAM_BASE + _N_TEAM_FIELDS * MAX_TEAMS
 S_FOOT_TURN = 0
@@ -78,9 +70,11 @@ def record_dtype(teams: int, players: int) -> np.dtype:
             ("red3", np.int32, (teams,)),
             ("books", np.int32, (teams,)),
             ("out", np.int32, (teams,)),
+            ("grab22", np.int32, (teams,)),
             ("books_clean", np.int16, (teams,)),
             ("books_dirty", np.int16, (teams,)),
             ("books_wild", np.int16, (teams,)),
+            ("books_black3", np.int16, (teams,)),
             ("open_turn", np.int16, (teams,)),  # turn of the partnership's opening, -1 none
             ("foot_turn", np.int16, (players,)),  # turn each seat picked up its Foot, -1 none
         ]

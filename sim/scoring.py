@@ -13,19 +13,22 @@ from sim.rules import (
     R_RED3_PENALTY,
     R_WILD_BONUS,
 )
-from sim.state import BOOK_CLEAN, BOOK_DIRTY, BOOK_WILD, S_OUT_SEAT, S_PLAYERS, S_TEAMS
+from sim.state import BOOK_BLACK3, BOOK_CLEAN, BOOK_DIRTY, BOOK_WILD, S_OUT_SEAT, S_PLAYERS, S_TEAMS
 
 P_MELDED = 0
 P_LEFT = 1
 P_RED3 = 2
 P_BOOKS = 3
 P_OUT = 4
-N_PARTS = 5
+P_GRAB22 = 5  # the exact-22 bonus (R-V11), written in traces only where the knob is on
+N_PARTS = 6
 
 
 @njit(cache=True)
 def score_parts(st, team: int, parts) -> int:
     """Fill ``parts[P_*]`` for ``team`` and return the deal score (their sum)."""
+    if parts.shape[0] < N_PARTS:
+        raise ValueError("score_parts needs an array of N_PARTS slots")
     players = st.sc[S_PLAYERS]
     teams = st.sc[S_TEAMS]
     left = 0
@@ -42,9 +45,11 @@ def score_parts(st, team: int, parts) -> int:
         st.books[team, BOOK_CLEAN] * st.rules[R_CLEAN_BONUS]
         + st.books[team, BOOK_DIRTY] * st.rules[R_DIRTY_BONUS]
         + st.books[team, BOOK_WILD] * st.rules[R_WILD_BONUS]
+        + st.books[team, BOOK_BLACK3] * st.rules[R_DIRTY_BONUS]  # R-V7
     )  # R-S4
     out_seat = st.sc[S_OUT_SEAT]
     parts[P_OUT] = st.rules[R_OUT_BONUS] if out_seat >= 0 and out_seat % teams == team else 0
+    parts[P_GRAB22] = st.grab22[team]
     total = 0
     for i in range(N_PARTS):
         total += parts[i]

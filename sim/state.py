@@ -32,6 +32,8 @@ S_GAME = 16
 S_PLAYERS = 17
 S_TEAMS = 18
 S_PICKED_UP = 19  # 1 when the current player picked up the pile this turn
+S_FROZEN_N = 20  # cards set aside by a frozen pile (R-V8)
+S_LINE_CONCEALED = 21  # 1 when the line being checked starts a meld of 7+ cards (R-V5)
 N_SCALARS = 24
 
 END_NONE = 0
@@ -42,6 +44,8 @@ END_TRUNCATED = 3
 BOOK_CLEAN = 0
 BOOK_DIRTY = 1
 BOOK_WILD = 2
+BOOK_BLACK3 = 3  # earns the dirty bonus, counts as clean toward going out (R-V7)
+N_BOOK_TYPES = 4
 
 # A meld's contents in ``st.meld[team, rank]``: naturals, twos, jokers.
 M_NAT = 0
@@ -52,6 +56,7 @@ TURN_CAP = 2000  # no real deal reaches it (about 300 turns at most); hitting it
 EVENT_CAP = 1 << 16
 EVENT_CARD_CAP = 1 << 20
 EVENT_WIDTH = 8
+ENTRY_WIDTH = 5
 N_PARAMS = 16
 
 MAX_CARDS = 512  # 8 decks of 54 at most (sim.rules validation)
@@ -70,11 +75,14 @@ STATE_DTYPE = np.dtype(
         ("first_turn_done", np.int32, (MAX_SEATS,)),  # for R-X8 (starting-Hand red threes)
         ("stock", np.int8, (MAX_CARDS,)),  # a stack: the next card drawn is the last used one
         ("pile", np.int8, (MAX_CARDS,)),  # the discard pile, top last
+        ("frozen", np.int8, (MAX_CARDS,)),  # piles set aside by a discarded wild (R-V8)
         ("meld", np.int32, (MAX_TEAMS, cards.N_RANKS, 3)),  # unfinished melds (M_* columns)
-        ("books", np.int32, (MAX_TEAMS, 3)),  # completed books by type (BOOK_*)
-        ("booked", np.int32, (MAX_TEAMS, _K)),  # cards lying in completed books
+        ("books", np.int32, (MAX_TEAMS, N_BOOK_TYPES)),  # books by type (BOOK_*)
+        ("rank_books", np.int32, (MAX_TEAMS, cards.N_RANKS)),  # closed books per rank
+        ("booked", np.int32, (MAX_TEAMS, _K)),  # cards lying in closed books
         ("melded_value", np.int32, (MAX_TEAMS,)),  # card values of every melded card (R-S1)
         ("red3", np.int32, (MAX_TEAMS,)),  # red threes exposed (R-S3)
+        ("grab22", np.int32, (MAX_TEAMS,)),  # exact-22 bonuses this deal (R-V11)
         ("opened", np.int32, (MAX_TEAMS,)),
         ("open_turn", np.int32, (MAX_TEAMS,)),  # turn of the opening, -1 if none
         ("foot_turn", np.int32, (MAX_SEATS,)),  # turn the seat picked up its Foot, -1 if none
@@ -84,14 +92,20 @@ STATE_DTYPE = np.dtype(
         ("params", np.float64, (MAX_SEATS, N_PARAMS)),  # strategy parameters per seat
         ("ev", np.int32, (EVENT_CAP, EVENT_WIDTH)),  # event buffer for traces
         ("evc", np.int8, (EVENT_CARD_CAP,)),  # card stream the events point into
-        ("entries", np.int32, (64, 4)),  # scratch: meld entries (rank, naturals, twos, jokers)
-        ("entries2", np.int32, (64, 4)),  # second scratch list for plans
+        # Meld entries: (rank, naturals, twos, jokers, onto a closed book (R-V4)).
+        ("entries", np.int32, (64, ENTRY_WIDTH)),
+        ("entries2", np.int32, (64, ENTRY_WIDTH)),  # second scratch list for plans
         ("avail", np.int32, (_K,)),  # scratch: cards available to a line being checked
-        ("tmp_meld", np.int32, (cards.N_RANKS, 3)),  # scratch: melds while a line is checked
-        ("tmp_books", np.int32, (3,)),  # scratch: books a line being checked would complete
-        ("plan_hand", np.int32, (_K,)),  # scratch for strategy plans
+        # A partnership's table while a line is checked (tmp_) or planned (plan_).
+        ("tmp_meld", np.int32, (cards.N_RANKS, 3)),
+        ("tmp_books", np.int32, (N_BOOK_TYPES,)),
+        ("tmp_rank_books", np.int32, (cards.N_RANKS,)),
+        ("tmp_booked", np.int32, (_K,)),
+        ("plan_hand", np.int32, (_K,)),
         ("plan_meld", np.int32, (cards.N_RANKS, 3)),
-        ("plan_books", np.int32, (3,)),
+        ("plan_books", np.int32, (N_BOOK_TYPES,)),
+        ("plan_rank_books", np.int32, (cards.N_RANKS,)),
+        ("plan_booked", np.int32, (_K,)),
     ]
 )
 

@@ -39,6 +39,8 @@ def decode(st, rules: Rules, seed: int, game: int) -> Iterator[dict]:
         etype, seat = int(row[0]), int(row[1])
         if etype == ev.EV_MELD:
             entry = {"rank": RANK_NAMES[int(row[2])], "cards": _cards(st, row)}
+            if int(row[4]):
+                entry["book"] = True  # naturals onto a closed book (R-V4)
             line_id = int(row[3])
             if pending is not None and pending_line == line_id:
                 pending["melds"].append(entry)
@@ -76,6 +78,10 @@ def decode(st, rules: Rules, seed: int, game: int) -> Iterator[dict]:
         elif etype == ev.EV_PICKUP:
             pending = {"type": "pickup", "seat": seat, "taken": _cards(st, row), "melds": []}
             pending_line = int(row[2])
+        elif etype == ev.EV_FREEZE:
+            yield {"type": "freeze", "seat": seat, "cards": _cards(st, row)}
+        elif etype == ev.EV_RESTOCK:
+            yield {"type": "restock", "cards": _cards(st, row)}
         elif etype == ev.EV_ASK:
             yield {"type": "ask", "seat": seat, "granted": bool(row[2])}
         elif etype == ev.EV_DISCARD:
@@ -88,6 +94,8 @@ def decode(st, rules: Rules, seed: int, game: int) -> Iterator[dict]:
                 srow = events[i + 1 + t]
                 parts = {"melded": int(srow[2]), "left": int(srow[3]), "red3": int(srow[4]),
                          "books": int(srow[5]), "out": int(srow[6])}
+                if rules.grab22_bonus:
+                    parts["grab22"] = int(srow[7])
                 breakdown.append(parts)
                 scores.append(sum(parts.values()))
             for t in range(teams):

@@ -11,7 +11,14 @@ from __future__ import annotations
 from numba import njit
 
 from sim.cards import BLACK3, CARD_VALUE, JOKER, N_KINDS, N_NATURALS, TWO
-from sim.melds import held_count, lay_line, opening_minimum, team_of
+from sim.melds import (
+    deal_index,
+    held_count,
+    lay_line,
+    needs_concealed_book,
+    opening_minimum,
+    team_of,
+)
 from sim.rules import R_OUT_DIRTY, R_OUT_WILD
 from sim.state import BOOK_DIRTY, BOOK_WILD, M_JOKER, M_NAT, M_TWO
 from strategies import toolkit as tk
@@ -44,22 +51,26 @@ def trim_for_foot(st, seat: int, entries, n: int) -> int:
 @njit(cache=True)
 def meld_phase(st, seat: int) -> int:
     team = team_of(st, seat)
-    if tk.may_ask(st, seat):
+    if tk.may_go_out(st, seat):
         n_out, _ = tk.plan_go_out(st, seat, st.entries2)
         if n_out >= 0:
             return WANT_OUT
-    tk.plan_reset(st, seat)
     entries = st.entries
-    n = tk.plan_naturals(st, entries, 0)
-    if st.opened[team] == 0:
-        n = tk.plan_opening_extras(st, entries, n)
-        if tk.entries_points(entries, n) < opening_minimum(st):
-            return 0
-    elif tk.team_books(st, team, BOOK_WILD) < st.rules[R_OUT_WILD]:
-        n = tk.plan_wild_meld(st, entries, n)
-    elif tk.team_books(st, team, BOOK_DIRTY) < st.rules[R_OUT_DIRTY]:
-        n = tk.plan_wilds_to_naturals(st, entries, n, 99)
-        n = tk.plan_pairs_with_wild(st, entries, n, 99)
+    d = deal_index(st)
+    if st.opened[team] == 0 and needs_concealed_book(st):
+        n = tk.plan_concealed_book(st, seat, entries)  # R-V5
+    else:
+        tk.plan_reset(st, seat)
+        n = tk.plan_naturals(st, entries, 0)
+        if st.opened[team] == 0:
+            n = tk.plan_opening_extras(st, entries, n)
+            if tk.entries_points(entries, n) < opening_minimum(st):
+                return 0
+        elif st.plan_books[BOOK_WILD] < st.rules[R_OUT_WILD + d]:
+            n = tk.plan_wild_meld(st, entries, n)
+        elif st.plan_books[BOOK_DIRTY] < st.rules[R_OUT_DIRTY + d]:
+            n = tk.plan_wilds_to_naturals(st, entries, n, 99)
+            n = tk.plan_pairs_with_wild(st, entries, n, 99)
     n = trim_for_foot(st, seat, entries, n)
     if n > 0:
         lay_line(st, seat, entries, n)
@@ -96,6 +107,9 @@ def discard_usefulness(st, seat: int, kind: int) -> int:
 
 @njit(cache=True)
 def choose_discard(st, seat: int) -> int:
+    forced = tk.forced_discard(st, seat)
+    if forced >= 0:
+        return forced
     best = -1
     best_score = 1 << 30
     for k in range(N_KINDS):

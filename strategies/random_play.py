@@ -11,9 +11,8 @@ from __future__ import annotations
 from numba import njit
 
 from sim import rng
-from sim.cards import JOKER, N_KINDS, N_NATURALS, TWO, WILD_RANK
-from sim.melds import held_count, lay_line, opening_minimum, team_of
-from sim.state import M_JOKER, M_NAT, M_TWO
+from sim.cards import JOKER, N_KINDS, N_RANKS, WILD_RANK
+from sim.melds import held_count, lay_line, needs_concealed_book, opening_minimum, team_of
 from strategies import toolkit as tk
 
 WANT_OUT = 1
@@ -26,47 +25,40 @@ def coin(st) -> bool:
 
 
 @njit(cache=True)
-def _push(cands, c: int, rank: int, nat: int, twos: int, jokers: int) -> int:
+def _offer(st, cands, c: int, keep: int, held: int, rank: int, nat: int, twos: int,
+           jokers: int) -> int:
+    """Add a candidate entry when it is legal on the plan and leaves ``keep`` cards held."""
+    if held - (nat + twos + jokers) < keep or c >= cands.shape[0]:
+        return c
+    if not tk.plan_can(st, rank, nat, twos, jokers):
+        return c
     cands[c, 0] = rank
     cands[c, 1] = nat
     cands[c, 2] = twos
     cands[c, 3] = jokers
+    cands[c, 4] = 0
     return c + 1
 
 
 @njit(cache=True)
 def candidates(st, cands, keep: int) -> int:
-    """Legal single entries from the plan state, leaving at least ``keep`` cards held."""
+    """Legal single entries from the plan state, leaving at least ``keep`` cards held:
+    start a meld of three (with or without a wild), or add one card to a meld."""
     held = tk.plan_held(st)
-    twos = st.plan_hand[TWO]
-    jokers = st.plan_hand[JOKER]
     c = 0
-    for rank in range(N_NATURALS + 1):
-        m = st.plan_meld[rank]
-        size = m[M_NAT] + m[M_TWO] + m[M_JOKER]
-        nat = st.plan_hand[rank] if rank != WILD_RANK else 0
-        ratio_room = rank == WILD_RANK or m[M_NAT] >= 2 * (m[M_TWO] + m[M_JOKER] + 1)
+    for rank in range(N_RANKS):
+        size = tk.plan_size(st, rank)
         if size > 0:
-            if held - 1 < keep or size >= tk.MAX_MELD:
-                continue
-            if nat >= 1:
-                c = _push(cands, c, rank, 1, 0, 0)
-            if ratio_room and twos > 0:
-                c = _push(cands, c, rank, 0, 1, 0)
-            if ratio_room and jokers > 0:
-                c = _push(cands, c, rank, 0, 0, 1)
-        elif held - 3 >= keep:
-            if rank == WILD_RANK:
-                if twos + jokers >= 3:
-                    j = min(jokers, 3)
-                    c = _push(cands, c, rank, 0, 3 - j, j)
-            else:
-                if nat >= 3:
-                    c = _push(cands, c, rank, 3, 0, 0)
-                if nat >= 2 and twos > 0:
-                    c = _push(cands, c, rank, 2, 1, 0)
-                if nat >= 2 and jokers > 0:
-                    c = _push(cands, c, rank, 2, 0, 1)
+            c = _offer(st, cands, c, keep, held, rank, 1, 0, 0)
+            c = _offer(st, cands, c, keep, held, rank, 0, 1, 0)
+            c = _offer(st, cands, c, keep, held, rank, 0, 0, 1)
+        elif rank == WILD_RANK:
+            j = min(st.plan_hand[JOKER], 3)
+            c = _offer(st, cands, c, keep, held, rank, 0, 3 - j, j)
+        else:
+            c = _offer(st, cands, c, keep, held, rank, 3, 0, 0)
+            c = _offer(st, cands, c, keep, held, rank, 2, 1, 0)
+            c = _offer(st, cands, c, keep, held, rank, 2, 0, 1)
     return c
 
 
@@ -90,20 +82,28 @@ def _random_opening(st, seat: int, keep: int) -> None:
         if c == 0:
             return
         i = rng.below(st.rng, rng.STREAM_STRATEGY, c)
-        n = tk.plan_add_typed(st, entries, n, cands[i, 0], cands[i, 1], cands[i, 2], cands[i, 3])
+        m = tk.plan_try(st, entries, n, cands[i, 0], cands[i, 1], cands[i, 2], cands[i, 3], 0)
+        if m == n:
+            return
+        n = m
     if n > 0 and coin(st):
         lay_line(st, seat, entries, n)
 
 
 @njit(cache=True)
 def meld_phase(st, seat: int) -> int:
-    if tk.may_ask(st, seat):
+    if tk.may_go_out(st, seat):
         n_out, _ = tk.plan_go_out(st, seat, st.entries2)
         if n_out >= 0 and coin(st):
             return WANT_OUT
     keep = 2 if st.on_foot[seat] == 1 else 0
     if st.opened[team_of(st, seat)] == 0:
-        _random_opening(st, seat, keep)
+        if needs_concealed_book(st):
+            n = tk.plan_concealed_book(st, seat, st.entries)  # R-V5
+            if n > 0 and coin(st):
+                lay_line(st, seat, st.entries, n)
+        else:
+            _random_opening(st, seat, keep)
         return 0
     cands = st.entries2
     for _ in range(MAX_STEPS):
@@ -134,6 +134,9 @@ def grant(st, seat: int, asker: int) -> bool:
 
 @njit(cache=True)
 def choose_discard(st, seat: int) -> int:
+    forced = tk.forced_discard(st, seat)
+    if forced >= 0:
+        return forced
     i = rng.below(st.rng, rng.STREAM_STRATEGY, held_count(st, seat))
     for k in range(N_KINDS):
         i -= st.hand[seat, k]

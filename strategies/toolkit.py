@@ -1,37 +1,58 @@
-"""Building blocks strategies share: plans of meld lines made on scratch copies of the state.
+"""Building blocks strategies share: plans of meld lines made on scratch copies of the table.
 
-A plan never changes the game: it works on ``st.plan_hand`` / ``st.plan_meld`` /
-``st.plan_books`` and writes entries ``(rank, naturals, twos, jokers)`` that a strategy then
-hands to the engine's primitives, which check them again. A plan reads only what its seat may
-know: its own held cards and the table.
+A plan never changes the game: it works on ``st.plan_*`` copies of the seat's held cards and
+its partnership's table, through the engine's own ``place_entry`` (so a plan follows the rule
+set's meld rules by construction), and writes entries ``(rank, naturals, twos, jokers,
+onto_book)`` that a strategy then hands to the engine's primitives, which check them again.
+A plan reads only what its seat may know: its own held cards and the table.
 """
 
 from __future__ import annotations
 
 from numba import njit
 
-from sim.cards import CARD_VALUE, JOKER, N_KINDS, N_NATURALS, TWO, WILD_RANK
+from sim.cards import (
+    BLACK3_RANK,
+    CARD_VALUE,
+    JOKER,
+    N_KINDS,
+    N_NATURALS,
+    RANK_KIND,
+    RED3,
+    TWO,
+    WILD_RANK,
+)
 from sim.melds import (
     OK,
+    books_allow_out,
     copy_counts,
     copy_melds,
     entry_points,
     held_count,
+    needs_concealed_book,
     opening_minimum,
+    place_entry,
     team_of,
 )
 from sim.pickup import check_pickup, pile_open, top_card, top_rank
 from sim.rules import (
+    BOOKS_GROW,
+    BOOKS_NATURALS,
+    R_BLACK3_MELDS,
+    R_BOOKS,
     R_CLEAN_BONUS,
     R_DIRTY_BONUS,
+    R_FINAL_DISCARD,
     R_OUT_BONUS,
-    R_OUT_CLEAN,
-    R_OUT_DIRTY,
-    R_OUT_WILD,
+    R_PARTNER_FOOT,
     R_RED3_BONUS,
+    R_RED3_RULE,
     R_WILD_BONUS,
+    R_WILD_MELDS,
+    RED3_DISCARD,
 )
 from sim.state import (
+    BOOK_BLACK3,
     BOOK_CLEAN,
     BOOK_DIRTY,
     BOOK_WILD,
@@ -43,14 +64,17 @@ from sim.state import (
     S_TEAMS,
 )
 
-MAX_MELD = 7
+BIG = 1000
 
 
 @njit(cache=True)
 def plan_reset(st, seat: int) -> None:
+    team = team_of(st, seat)
     copy_counts(st.plan_hand, st.hand[seat])
-    copy_melds(st.plan_meld, st.meld[team_of(st, seat)])
-    st.plan_books[:] = 0
+    copy_melds(st.plan_meld, st.meld[team])
+    copy_counts(st.plan_books, st.books[team])
+    copy_counts(st.plan_rank_books, st.rank_books[team])
+    copy_counts(st.plan_booked, st.booked[team])
 
 
 @njit(cache=True)
@@ -73,80 +97,127 @@ def plan_held(st) -> int:
 
 
 @njit(cache=True)
-def plan_add(st, entries, n: int, rank: int, nat: int, wilds: int) -> int:
-    """Append an entry of ``nat`` naturals and ``wilds`` wilds (jokers first) to the plan."""
-    jokers = min(wilds, st.plan_hand[JOKER])
-    return plan_add_typed(st, entries, n, rank, nat, wilds - jokers, jokers)
-
-
-@njit(cache=True)
-def plan_add_typed(st, entries, n: int, rank: int, nat: int, twos: int, jokers: int) -> int:
-    """Like ``plan_add`` with the wild kinds chosen by the caller."""
+def plan_try(st, entries, n: int, rank: int, nat: int, twos: int, jokers: int,
+             onto_book: int) -> int:
+    """Add the entry to the plan if the cards are there and the rules allow it; returns the
+    new entry count (unchanged when refused)."""
+    if n >= entries.shape[0] or nat + twos + jokers <= 0:
+        return n
+    kind = RANK_KIND[rank]
+    if (kind >= 0 and st.plan_hand[kind] < nat) or (kind < 0 and nat > 0):
+        return n
+    if st.plan_hand[TWO] < twos or st.plan_hand[JOKER] < jokers:
+        return n
+    if not place_entry(st, st.plan_meld, st.plan_books, st.plan_rank_books, st.plan_booked,
+                       rank, nat, twos, jokers, onto_book):
+        return n
+    if kind >= 0:
+        st.plan_hand[kind] -= nat
+    st.plan_hand[TWO] -= twos
+    st.plan_hand[JOKER] -= jokers
     entries[n, 0] = rank
     entries[n, 1] = nat
     entries[n, 2] = twos
     entries[n, 3] = jokers
-    if rank != WILD_RANK:
-        st.plan_hand[rank] -= nat
-    st.plan_hand[TWO] -= twos
-    st.plan_hand[JOKER] -= jokers
-    m = st.plan_meld[rank]
-    m[M_NAT] += nat
-    m[M_TWO] += twos
-    m[M_JOKER] += jokers
-    if m[M_NAT] + m[M_TWO] + m[M_JOKER] == MAX_MELD:
-        st.plan_books[
-            BOOK_WILD
-            if rank == WILD_RANK
-            else (BOOK_DIRTY if m[M_TWO] + m[M_JOKER] > 0 else BOOK_CLEAN)
-        ] += 1
-        m[:] = 0
+    entries[n, 4] = onto_book
     return n + 1
 
 
 @njit(cache=True)
+def plan_add(st, entries, n: int, rank: int, nat: int, wilds: int) -> int:
+    """``plan_try`` with ``wilds`` wilds, jokers first (they cost most if left in hand)."""
+    jokers = min(wilds, st.plan_hand[JOKER])
+    return plan_try(st, entries, n, rank, nat, wilds - jokers, jokers, 0)
+
+
+@njit(cache=True)
+def plan_can(st, rank: int, nat: int, twos: int, jokers: int) -> bool:
+    """Would the entry be legal on the plan's table? (Tries it on the tmp_ copies.)"""
+    kind = RANK_KIND[rank]
+    if (kind >= 0 and st.plan_hand[kind] < nat) or (kind < 0 and nat > 0):
+        return False
+    if st.plan_hand[TWO] < twos or st.plan_hand[JOKER] < jokers:
+        return False
+    copy_melds(st.tmp_meld, st.plan_meld)
+    copy_counts(st.tmp_books, st.plan_books)
+    copy_counts(st.tmp_rank_books, st.plan_rank_books)
+    copy_counts(st.tmp_booked, st.plan_booked)
+    return place_entry(st, st.tmp_meld, st.tmp_books, st.tmp_rank_books, st.tmp_booked, rank,
+                       nat, twos, jokers, 0)
+
+
+@njit(cache=True)
+def meld_cap(st) -> int:
+    """How many cards a meld may reach in one go: 7, or unlimited where books grow."""
+    return BIG if st.rules[R_BOOKS] == BOOKS_GROW else 7
+
+
+@njit(cache=True)
+def natural_ranks_end(st) -> int:
+    """Natural ranks, plus the black-three rank where black threes meld (R-V7)."""
+    return BLACK3_RANK + 1 if st.rules[R_BLACK3_MELDS] == 1 else N_NATURALS
+
+
+@njit(cache=True)
 def plan_naturals(st, entries, n: int) -> int:
-    """Every natural that can go down: onto unfinished melds, or as new melds of 3+."""
-    for rank in range(N_NATURALS):
-        c = st.plan_hand[rank]
-        if c == 0:
+    """Every natural that can go down: onto unfinished melds, as new melds of 3+, and (R-V4)
+    onto closed books of the rank."""
+    cap = meld_cap(st)
+    for rank in range(natural_ranks_end(st)):
+        if rank == WILD_RANK:
+            continue
+        kind = RANK_KIND[rank]
+        if st.plan_hand[kind] == 0:
             continue
         size = plan_size(st, rank)
         if size > 0:
-            k = min(c, MAX_MELD - size)
-            n = plan_add(st, entries, n, rank, k, 0)
-            c -= k
-        while c >= 3:
-            k = min(c, MAX_MELD)
-            n = plan_add(st, entries, n, rank, k, 0)
-            c -= k
+            c = st.plan_hand[kind]
+            m = plan_try(st, entries, n, rank, c, 0, 0, 0)
+            if m == n:
+                m = plan_try(st, entries, n, rank, min(c, max(0, 7 - size)), 0, 0, 0)
+            n = m
+        while st.plan_hand[kind] >= 3 and plan_size(st, rank) == 0:
+            m = plan_try(st, entries, n, rank, min(st.plan_hand[kind], cap), 0, 0, 0)
+            if m == n:
+                break
+            n = m
+        c = st.plan_hand[kind]
+        if c > 0 and st.rules[R_BOOKS] == BOOKS_NATURALS and st.plan_rank_books[rank] > 0:
+            n = plan_try(st, entries, n, rank, c, 0, 0, 1)
     return n
 
 
 @njit(cache=True)
 def plan_wild_meld(st, entries, n: int) -> int:
     """Wilds onto the wild meld, or a new wild meld of 3+ (R-M4)."""
-    while True:
+    if st.rules[R_WILD_MELDS] == 0:
+        return n
+    cap = meld_cap(st)
+    for _ in range(8):
         w = plan_wilds(st)
         size = plan_size(st, WILD_RANK)
-        if size > 0 and w > 0:
-            n = plan_add(st, entries, n, WILD_RANK, 0, min(w, MAX_MELD - size))
-        elif size == 0 and w >= 3:
-            n = plan_add(st, entries, n, WILD_RANK, 0, min(w, MAX_MELD))
-        else:
+        if w == 0 or (size == 0 and w < 3):
             return n
+        take = min(w, cap - size) if size > 0 else min(w, cap)
+        m = plan_add(st, entries, n, WILD_RANK, 0, take)
+        if m == n:
+            return n
+        n = m
+    return n
 
 
 @njit(cache=True)
 def plan_pairs_with_wild(st, entries, n: int, max_wilds: int) -> int:
-    """New melds of a held natural pair and one wild (R-M3), up to ``max_wilds`` wilds."""
+    """New melds of a held natural pair and one wild, up to ``max_wilds`` wilds."""
     used = 0
     for rank in range(N_NATURALS - 1, -1, -1):
         if used >= max_wilds or plan_wilds(st) == 0:
             break
         if st.plan_hand[rank] == 2 and plan_size(st, rank) == 0:
-            n = plan_add(st, entries, n, rank, 2, 1)
-            used += 1
+            m = plan_add(st, entries, n, rank, 2, 1)
+            if m > n:
+                used += 1
+            n = m
     return n
 
 
@@ -158,13 +229,9 @@ def plan_wilds_to_naturals(st, entries, n: int, max_wilds: int) -> int:
         best = -1
         best_size = 0
         for rank in range(N_NATURALS):
-            m = st.plan_meld[rank]
-            size = m[M_NAT] + m[M_TWO] + m[M_JOKER]
-            if size == 0 or size >= MAX_MELD:
-                continue
-            if m[M_NAT] < 2 * (m[M_TWO] + m[M_JOKER] + 1):
-                continue
-            if size > best_size:
+            size = plan_size(st, rank)
+            if size > best_size and plan_can(st, rank, 0, 0 if st.plan_hand[JOKER] else 1,
+                                             1 if st.plan_hand[JOKER] else 0):
                 best = rank
                 best_size = size
         if best < 0:
@@ -183,17 +250,8 @@ def entries_points(entries, n: int) -> int:
 
 
 @njit(cache=True)
-def team_books(st, team: int, book: int) -> int:
-    return st.books[team, book] + st.plan_books[book]
-
-
-@njit(cache=True)
-def plan_books_allow_out(st, team: int) -> bool:
-    return (
-        team_books(st, team, BOOK_CLEAN) >= st.rules[R_OUT_CLEAN]
-        and team_books(st, team, BOOK_DIRTY) >= st.rules[R_OUT_DIRTY]
-        and team_books(st, team, BOOK_WILD) >= st.rules[R_OUT_WILD]
-    )
+def plan_books(st, book: int) -> int:
+    return st.plan_books[book]
 
 
 @njit(cache=True)
@@ -207,14 +265,28 @@ def partners_on_foot(st, seat: int) -> bool:
 
 
 @njit(cache=True)
-def may_ask(st, seat: int) -> bool:
-    """R-G3: on the Foot, partners on theirs, not yet asked this turn."""
-    return (
-        st.on_foot[seat] == 1
-        and st.sc[S_ASKED] == 0
-        and st.sc[S_TEAMS] < st.sc[S_PLAYERS]
-        and partners_on_foot(st, seat)
-    )
+def may_go_out(st, seat: int) -> bool:
+    """R-G1..R-G3, R-V9: on the Foot, partners on theirs where required, not yet asked."""
+    if st.on_foot[seat] == 0 or st.sc[S_ASKED] == 1:
+        return False
+    if st.sc[S_TEAMS] == st.sc[S_PLAYERS]:
+        return True
+    return st.rules[R_PARTNER_FOOT] == 0 or partners_on_foot(st, seat)
+
+
+@njit(cache=True)
+def _plan_everything(st, seat: int, entries, held_back: int) -> int:
+    plan_reset(st, seat)
+    if held_back >= 0:
+        st.plan_hand[held_back] -= 1
+    n = plan_naturals(st, entries, 0)
+    n = plan_wild_meld(st, entries, n)
+    n = plan_pairs_with_wild(st, entries, n, 99)
+    n = plan_wilds_to_naturals(st, entries, n, 99)
+    n = plan_wild_meld(st, entries, n)
+    if held_back >= 0:
+        st.plan_hand[held_back] += 1
+    return n
 
 
 @njit(cache=True)
@@ -222,25 +294,27 @@ def plan_go_out(st, seat: int, entries):
     """A way to meld everything but at most one card, meeting R-G1. Returns (entries, discard).
 
     Entries is -1 when no way is found. The discard is -1 when the last meld empties the hand.
+    Where a final discard is required, one card is held back for it.
     """
-    team = team_of(st, seat)
-    plan_reset(st, seat)
-    n = plan_naturals(st, entries, 0)
-    n = plan_wild_meld(st, entries, n)
-    n = plan_pairs_with_wild(st, entries, n, 99)
-    n = plan_wilds_to_naturals(st, entries, n, 99)
-    n = plan_wild_meld(st, entries, n)
-    left = plan_held(st)
-    if left > 1 or not plan_books_allow_out(st, team):
-        return -1, -1
-    if n == 0 and left == 0:
-        return -1, -1
-    discard = -1
-    if left == 1:
-        for k in range(N_KINDS):
-            if st.plan_hand[k] > 0:
-                discard = k
-    return n, discard
+    final_discard = st.rules[R_FINAL_DISCARD] == 1
+    for held_back in range(-1, N_KINDS):
+        if held_back >= 0 and (not final_discard or st.hand[seat, held_back] == 0):
+            continue
+        n = _plan_everything(st, seat, entries, held_back)
+        left = plan_held(st)
+        if left > 1 or not books_allow_out(st, st.plan_books):
+            if final_discard:
+                continue
+            return -1, -1
+        if left == 0 and (n == 0 or final_discard):
+            continue
+        discard = -1
+        if left == 1:
+            for k in range(N_KINDS):
+                if st.plan_hand[k] > 0:
+                    discard = k
+        return n, discard
+    return -1, -1
 
 
 @njit(cache=True)
@@ -255,70 +329,91 @@ def plan_opening_extras(st, entries, n: int) -> int:
 
 
 @njit(cache=True)
+def plan_concealed_book(st, seat: int, entries) -> int:
+    """R-V5: one entry of 7+ cards starting a meld (most naturals first); 0 if none."""
+    plan_reset(st, seat)
+    best = -1
+    for rank in range(N_NATURALS):
+        if plan_size(st, rank) == 0 and (best < 0 or st.plan_hand[rank] > st.plan_hand[best]):
+            best = rank
+    if best < 0:
+        return 0
+    c = st.plan_hand[best]
+    for wilds in range(max(0, 7 - c), min(plan_wilds(st), 3) + 1):
+        m = plan_add(st, entries, 0, best, c, wilds)
+        if m > 0:
+            return m
+    return 0
+
+
+@njit(cache=True)
 def plan_pickup(st, seat: int, entries) -> int:
-    """Qualifying melds for picking up the pile (R-PU2, R-PU4, R-X12, R-O3); -1 if none.
+    """Qualifying melds for picking up the pile (R-PU2, R-PU4, R-X12, R-O3, R-V3); -1 if none.
 
     Only held cards and the top card are used (R-PU3). When the partnership has not opened,
     held melds are added until the line meets the minimum (R-X11).
     """
     if not pile_open(st, seat):
         return -1
+    team = team_of(st, seat)
+    if st.opened[team] == 0 and needs_concealed_book(st):
+        return -1  # R-V5: deal 4's opening is made in hand, without a pick-up
     top = top_card(st)
     rank = top_rank(top)
-    team = team_of(st, seat)
     plan_reset(st, seat)
     st.plan_hand[top] += 1
     size = plan_size(st, rank)
+    grow = st.rules[R_BOOKS] == BOOKS_GROW
     n = 0
     if rank != WILD_RANK:
         h = st.plan_hand[rank]
-        if size > 0:  # R-PU4: complete the unfinished meld, then start a new one
-            m = st.plan_meld[rank]
-            k = MAX_MELD - size
-            w_all = plan_wilds(st)
-            found = -1
-            for y in range(0, min(k, w_all) + 1):
+        if size > 0 and not grow:  # R-PU4: complete the unfinished meld, then start a new one
+            k = 7 - size
+            found = False
+            for y in range(0, min(k, plan_wilds(st)) + 1):
                 x = k - y
-                if x > h or m[M_NAT] + x < 2 * (m[M_TWO] + m[M_JOKER] + y):
+                if x > h or h - x < 2:
                     continue
-                rest = h - x
-                if rest >= 3 or (rest == 2 and w_all - y >= 1):
-                    if x + min(rest, MAX_MELD) - 1 >= 2:
-                        found = y
-                        break
-            if found < 0:
+                m = plan_add(st, entries, 0, rank, x, y)
+                if m == 0:
+                    continue
+                rest = st.plan_hand[rank]
+                m2 = plan_add(st, entries, m, rank, min(rest, 7), 0)
+                if m2 == m:
+                    m2 = plan_add(st, entries, m, rank, 2, 1)
+                if m2 > m and x + entries[m, 1] - 1 >= 2:
+                    n = m2
+                    found = True
+                    break
+                plan_reset(st, seat)
+                st.plan_hand[top] += 1
+            if not found:
                 return -1
-            x = k - found
-            n = plan_add(st, entries, n, rank, x, found)
-            rest = h - x
-            if rest >= 3:
-                n = plan_add(st, entries, n, rank, min(rest, MAX_MELD), 0)
-            else:
-                n = plan_add(st, entries, n, rank, 2, 1)
         else:
-            if h < 3:
+            n = plan_add(st, entries, 0, rank, h if grow else min(h, 7), 0)
+            if n == 0:
                 return -1
-            n = plan_add(st, entries, n, rank, min(h, MAX_MELD), 0)
     else:
         other = JOKER if top == TWO else TWO
-        if size > 0:  # R-PU4 for the wild meld: complete it with the other kind first
-            k = MAX_MELD - size
+        if size > 0 and not grow:  # R-PU4 for the wild meld: complete it, other kind first
+            k = 7 - size
             use_other = min(k, st.plan_hand[other])
             use_same = k - use_other
             if st.plan_hand[top] - use_same < 3:
                 return -1
             if top == TWO:
-                n = plan_add_typed(st, entries, n, WILD_RANK, 0, use_same, use_other)
+                n = plan_try(st, entries, n, WILD_RANK, 0, use_same, use_other, 0)
             else:
-                n = plan_add_typed(st, entries, n, WILD_RANK, 0, use_other, use_same)
+                n = plan_try(st, entries, n, WILD_RANK, 0, use_other, use_same, 0)
+            if n == 0:
+                return -1
         same = st.plan_hand[top]
-        take = min(same, MAX_MELD)
-        if take < 3:
+        take = same if grow else min(same, 7)
+        m = plan_try(st, entries, n, WILD_RANK, 0, take if top == TWO else 0,
+                     take if top == JOKER else 0, 0)
+        if m == n:
             return -1
-        if top == TWO:
-            n = plan_add_typed(st, entries, n, WILD_RANK, 0, take, 0)
-        else:
-            n = plan_add_typed(st, entries, n, WILD_RANK, 0, 0, take)
+        n = m
     if st.opened[team] == 0:
         minimum = opening_minimum(st)
         if entries_points(entries, n) < minimum:
@@ -338,6 +433,7 @@ def visible_deal_score(st, team: int) -> int:
         + st.books[team, BOOK_CLEAN] * st.rules[R_CLEAN_BONUS]
         + st.books[team, BOOK_DIRTY] * st.rules[R_DIRTY_BONUS]
         + st.books[team, BOOK_WILD] * st.rules[R_WILD_BONUS]
+        + st.books[team, BOOK_BLACK3] * st.rules[R_DIRTY_BONUS]
         + st.red3[team] * st.rules[R_RED3_BONUS]
     )
 
@@ -347,6 +443,14 @@ def held_value(st, seat: int) -> int:
     total = 0
     for k in range(N_KINDS):
         total += st.hand[seat, k] * CARD_VALUE[k]
+    return total
+
+
+@njit(cache=True)
+def _foot_count(st, seat: int) -> int:
+    total = 0
+    for k in range(N_KINDS):
+        total += st.foot[seat, k]
     return total
 
 
@@ -370,8 +474,8 @@ def going_out_wins_deal(st, seat: int, asker: int) -> bool:
 
 
 @njit(cache=True)
-def _foot_count(st, seat: int) -> int:
-    total = 0
-    for k in range(N_KINDS):
-        total += st.foot[seat, k]
-    return total
+def forced_discard(st, seat: int) -> int:
+    """R-V6: a held red three must be the discard where red threes are discarded."""
+    if st.rules[R_RED3_RULE] == RED3_DISCARD and st.hand[seat, RED3] > 0:
+        return RED3
+    return -1

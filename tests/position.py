@@ -78,7 +78,7 @@ def position(
         st["meld"][team, r, M_JOKER] = c[JOKER]
         placed.update(cards)
     for team, (clean, dirty, wild) in (books or {}).items():
-        st["books"][team] = (clean, dirty, wild)
+        st["books"][team] = (clean, dirty, wild, 0)
         # Book cards for conservation: clean books of kings, dirty of queens + a two, wild 2s.
         st["booked"][team, KIND_INDEX["K"]] += 7 * clean
         st["booked"][team, KIND_INDEX["Q"]] += 6 * dirty
@@ -103,11 +103,11 @@ def position(
 
 def entries(*melds: tuple[str, list[str]]) -> tuple[np.ndarray, int]:
     """Meld entries from (rank, cards) pairs, as the engine's primitives take them."""
-    out = np.zeros((64, 4), dtype=np.int32)
+    out = np.zeros((64, 5), dtype=np.int32)
     for i, (rank, cards) in enumerate(melds):
         c = counts(cards)
         r = RANK_INDEX[rank]
-        out[i] = (r, c[r] if r < 11 else 0, c[TWO], c[JOKER])
+        out[i] = (r, c[r] if r < 11 else 0, c[TWO], c[JOKER], 0)
     return out, len(melds)
 
 

@@ -56,10 +56,13 @@ def test_R_M3_R_X13_ratio_holds_after_each_entry_not_only_at_the_end():
 
 
 def test_R_M3_at_most_one_wild_in_a_meld_of_5_and_two_in_6_or_7():
-    assert entry_legal(K, 4, 0, 0, 1, 7)  # 4+1 wild
-    assert not entry_legal(K, 3, 1, 0, 1, 7)  # 3 naturals 2 wilds (5 cards)
-    assert entry_legal(K, 4, 1, 0, 1, 7)  # 4 naturals 2 wilds (6 cards)
-    assert not entry_legal(K, 4, 2, 0, 1, 7)  # a third wild
+    def table(cards):
+        return position(hands={0: ["2", "4", "4"]}, melds=[(0, "K", cards)], opened=(0,))[0]
+
+    assert entry_legal(table(["K"] * 4), 0, K, 0, 1, 0)  # 4 + 1 wild
+    assert not entry_legal(table(["K"] * 3 + ["2"]), 0, K, 0, 1, 0)  # 3 naturals, 2 wilds
+    assert entry_legal(table(["K"] * 4 + ["2"]), 0, K, 0, 1, 0)  # 4 naturals, 2 wilds (6)
+    assert not entry_legal(table(["K"] * 4 + ["2", "2"]), 0, K, 0, 1, 0)  # a third wild
 
 
 def test_R_M4_wild_melds_only_wilds():
@@ -68,7 +71,7 @@ def test_R_M4_wild_melds_only_wilds():
     assert check_line(arr[0], 0, e, n) == OK
     e[0, 1] = 1  # a natural in a wild meld
     assert check_line(arr[0], 0, e, n) == BAD_ENTRY
-    assert not entry_legal(W, 0, 0, 0, 2, 7)  # fewer than 3
+    assert not entry_legal(arr[0], 0, W, 0, 2, 0)  # fewer than 3
 
 
 def test_R_M5_threes_are_never_melded():
@@ -88,8 +91,9 @@ def test_R_M6_a_meld_of_7_is_a_book_of_its_type_and_never_grows():
     books = arr[0]["books"][0]
     assert (books[BOOK_CLEAN], books[BOOK_DIRTY], books[BOOK_WILD]) == (1, 1, 1)
     assert arr[0]["meld"][0].sum() == 0
-    assert not entry_legal(K, 7, 0, 1, 0, 7)  # nothing is added beyond 7
-    assert not entry_legal(K, 0, 0, 8, 0, 7)
+    assert not entry_legal(arr[0], 0, K, 8, 0, 0)  # never beyond 7
+    table = position(hands={0: ["K", "4", "4"]}, melds=[(0, "K", ["K"] * 6)], opened=(0,))
+    assert entry_legal(table[0], 0, K, 1, 0, 0) and not entry_legal(table[0], 0, K, 2, 0, 0)
 
 
 def test_R_M7_one_unfinished_meld_per_rank_new_one_after_a_book():

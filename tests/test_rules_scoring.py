@@ -6,13 +6,13 @@ import numpy as np
 
 from analysis.summary import game_totals, summarize
 from sim.melds import OK, UNDER_MINIMUM, lay_line
-from sim.scoring import P_BOOKS, P_LEFT, P_MELDED, P_OUT, P_RED3, score_parts
+from sim.scoring import N_PARTS, P_BOOKS, P_LEFT, P_MELDED, P_OUT, P_RED3, score_parts
 from sim.state import S_OUT_SEAT
 from tests.position import entries, position
 
 
 def parts_of(arr, team: int) -> tuple[int, np.ndarray]:
-    parts = np.zeros(5, dtype=np.int64)
+    parts = np.zeros(N_PARTS, dtype=np.int64)
     total = score_parts(arr[0], team, parts)
     return total, parts
 

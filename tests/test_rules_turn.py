@@ -7,7 +7,7 @@ from sim.engine import play_turn
 from sim.melds import FOOT_NEEDS_TWO, NO_BOOKS, OK, lay_line
 from sim.state import END_NONE, END_OUT, END_STOCK, S_ENDED, S_GRANTED, S_OUT_SEAT, S_STOCK_N
 from sim.turn import NEEDS_GRANT, NO_BOOKS_TO_OUT, discard
-from strategies.toolkit import going_out_wins_deal, may_ask
+from strategies.toolkit import going_out_wins_deal, may_go_out
 from tests.position import entries, held, position
 
 ENOUGH_BOOKS = {0: (2, 2, 1)}
@@ -51,9 +51,9 @@ def test_R_X1_R_X9_red_three_without_replacement_ends_the_deal_and_still_scores(
     assert arr[0]["red3"][0] == 1  # exposed: +100 at scoring (R-X9)
     import numpy as np
 
-    from sim.scoring import score_parts
+    from sim.scoring import N_PARTS, score_parts
 
-    parts = np.zeros(5, dtype=np.int64)
+    parts = np.zeros(N_PARTS, dtype=np.int64)
     score_parts(arr[0], 0, parts)
     assert parts[2] == 100
 
@@ -114,11 +114,11 @@ def test_R_G1_no_going_out_without_the_books():
 
 def test_R_G2_R_X15_partner_must_have_picked_up_the_foot():
     arr = position(hands={0: ["9", "9"]}, on_foot=(0,), opened=(0,), books=ENOUGH_BOOKS)
-    assert not may_ask(arr[0], 0)
+    assert not may_go_out(arr[0], 0)
     arr = position(hands={0: ["9", "9"]}, on_foot=(0, 2), opened=(0,), books=ENOUGH_BOOKS)
-    assert may_ask(arr[0], 0)
+    assert may_go_out(arr[0], 0)
     arr = position(hands={0: ["9", "9"]}, opened=(0,), books=ENOUGH_BOOKS, on_foot=(2,))
-    assert not may_ask(arr[0], 0)  # R-G1: the asker must be on the Foot too
+    assert not may_go_out(arr[0], 0)  # R-G1: the asker must be on the Foot too
 
 
 def test_R_G3_R_X3_ask_granted_when_going_out_wins_then_out():
