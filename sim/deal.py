@@ -53,6 +53,7 @@ def reset(st) -> None:
     st.rank_books[:, :] = 0
     st.booked[:, :] = 0
     st.grab22[:] = 0
+    st.taken[:, :] = 0
     st.melded_value[:] = 0
     st.red3[:] = 0
     st.opened[:] = 0

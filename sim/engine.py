@@ -249,8 +249,12 @@ def play_games(st, seed: int, first_game: int, n_games: int, out) -> None:
     deals = st.rules[R_DEALS]
     parts = np.zeros(N_PARTS, dtype=np.int64)
     row = 0
+    teams = st.sc[S_TEAMS]
     for g in range(first_game, first_game + n_games):
+        st.game_score[:] = 0
         for d in range(1, deals + 1):
             play_deal(st, seed, g, d, out[row], parts)
+            for team in range(teams):
+                st.game_score[team] += out[row, team_col(T_SCORE, team)]
             row += 1
 

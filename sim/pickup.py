@@ -158,6 +158,7 @@ def apply_pickup(st, seat: int, entries, n: int) -> int:
         card = st.pile[pile_n - 1 - i]
         ev.emit_card(st, e, card)
         st.hand[seat, card] += 1  # the top card joins a meld at once; the rest are kept
+        st.taken[seat, card] += 1  # everyone saw it taken
     st.sc[S_PILE_N] = pile_n - k
     apply_entries(st, seat, entries, n, line_id)
     mark_opened(st, team_of(st, seat))

@@ -83,6 +83,8 @@ STATE_DTYPE = np.dtype(
         ("melded_value", np.int32, (MAX_TEAMS,)),  # card values of every melded card (R-S1)
         ("red3", np.int32, (MAX_TEAMS,)),  # red threes exposed (R-S3)
         ("grab22", np.int32, (MAX_TEAMS,)),  # exact-22 bonuses this deal (R-V11)
+        ("game_score", np.int64, (MAX_TEAMS,)),  # totals of the game's earlier deals (public)
+        ("taken", np.int32, (MAX_SEATS, _K)),  # cards each seat took from the pile (public)
         ("opened", np.int32, (MAX_TEAMS,)),
         ("open_turn", np.int32, (MAX_TEAMS,)),  # turn of the opening, -1 if none
         ("foot_turn", np.int32, (MAX_SEATS,)),  # turn the seat picked up its Foot, -1 if none

@@ -9,10 +9,11 @@ from __future__ import annotations
 
 from numba import njit
 
-from strategies import greedy, random_play
+from strategies import greedy, random_play, tactician
 
 RANDOM = 0
 GREEDY = 1
+TACTICIAN = 2  # also serves cautious, a fixed parameter vector
 
 
 @njit(cache=True)
@@ -20,6 +21,8 @@ def choose_pickup(st, seat: int) -> int:
     """Entries (in ``st.entries``) to pick up the pile with, or 0 to draw."""
     if st.strategy[seat] == RANDOM:
         return random_play.choose_pickup(st, seat)
+    if st.strategy[seat] == TACTICIAN:
+        return tactician.choose_pickup(st, seat)
     return greedy.choose_pickup(st, seat)
 
 
@@ -28,6 +31,8 @@ def meld_phase(st, seat: int) -> int:
     """Lay melds through ``sim.melds.lay_line``; return 1 to ask to go out."""
     if st.strategy[seat] == RANDOM:
         return random_play.meld_phase(st, seat)
+    if st.strategy[seat] == TACTICIAN:
+        return tactician.meld_phase(st, seat)
     return greedy.meld_phase(st, seat)
 
 
@@ -35,6 +40,8 @@ def meld_phase(st, seat: int) -> int:
 def grant(st, seat: int, asker: int) -> bool:
     if st.strategy[seat] == RANDOM:
         return random_play.grant(st, seat, asker)
+    if st.strategy[seat] == TACTICIAN:
+        return tactician.grant(st, seat, asker)
     return greedy.grant(st, seat, asker)
 
 
@@ -43,6 +50,8 @@ def go_out(st, seat: int) -> int:
     """With a grant: meld everything; return the final discard or -1."""
     if st.strategy[seat] == RANDOM:
         return random_play.go_out(st, seat)
+    if st.strategy[seat] == TACTICIAN:
+        return tactician.go_out(st, seat)
     return greedy.go_out(st, seat)
 
 
@@ -50,4 +59,6 @@ def go_out(st, seat: int) -> int:
 def choose_discard(st, seat: int) -> int:
     if st.strategy[seat] == RANDOM:
         return random_play.choose_discard(st, seat)
+    if st.strategy[seat] == TACTICIAN:
+        return tactician.choose_discard(st, seat)
     return greedy.choose_discard(st, seat)

@@ -162,7 +162,14 @@ def natural_ranks_end(st) -> int:
 def plan_naturals(st, entries, n: int) -> int:
     """Every natural that can go down: onto unfinished melds, as new melds of 3+, and (R-V4)
     onto closed books of the rank."""
-    cap = meld_cap(st)
+    return plan_naturals_upto(st, entries, n, BIG)
+
+
+@njit(cache=True)
+def plan_naturals_upto(st, entries, n: int, limit: int) -> int:
+    """``plan_naturals`` keeping every natural meld at ``limit`` cards or fewer (6: leave
+    books one card short)."""
+    cap = min(meld_cap(st), limit)
     for rank in range(natural_ranks_end(st)):
         if rank == WILD_RANK:
             continue
@@ -172,9 +179,11 @@ def plan_naturals(st, entries, n: int) -> int:
         size = plan_size(st, rank)
         if size > 0:
             c = st.plan_hand[kind]
-            m = plan_try(st, entries, n, rank, c, 0, 0, 0)
+            m = n
+            if size + c <= limit:
+                m = plan_try(st, entries, n, rank, c, 0, 0, 0)
             if m == n:
-                m = plan_try(st, entries, n, rank, min(c, max(0, 7 - size)), 0, 0, 0)
+                m = plan_try(st, entries, n, rank, min(c, max(0, min(7, limit) - size)), 0, 0, 0)
             n = m
         while st.plan_hand[kind] >= 3 and plan_size(st, rank) == 0:
             m = plan_try(st, entries, n, rank, min(st.plan_hand[kind], cap), 0, 0, 0)
@@ -182,7 +191,8 @@ def plan_naturals(st, entries, n: int) -> int:
                 break
             n = m
         c = st.plan_hand[kind]
-        if c > 0 and st.rules[R_BOOKS] == BOOKS_NATURALS and st.plan_rank_books[rank] > 0:
+        if c > 0 and st.rules[R_BOOKS] == BOOKS_NATURALS and st.plan_rank_books[rank] > 0 \
+                and limit >= BIG:
             n = plan_try(st, entries, n, rank, c, 0, 0, 1)
     return n
 
@@ -455,22 +465,42 @@ def _foot_count(st, seat: int) -> int:
 
 
 @njit(cache=True)
-def going_out_wins_deal(st, seat: int, asker: int) -> bool:
-    """R-X3's default: grant when going out now wins the deal on points.
+def deal_margin(st, seat: int, going_out: bool, with_game: bool) -> int:
+    """Our partnership's lead on points as ``seat`` sees it, if the deal ended now (with the
+    going-out bonus when ``going_out``; the game's earlier deals when ``with_game``).
 
-    Hidden cards are estimated at 10 points each (a seat sees only their number)."""
+    Hidden cards are estimated at 10 points each (a seat sees only their number); the seat's
+    own cards count at their values unless it is the one going out."""
     team = team_of(st, seat)
-    ours = visible_deal_score(st, team) + st.rules[R_OUT_BONUS] - held_value(st, seat)
-    best_other = -(1 << 30)
+    ours = visible_deal_score(st, team)
+    if going_out:
+        ours += st.rules[R_OUT_BONUS]
+    if with_game:
+        ours += st.game_score[team]
     teams = st.sc[S_TEAMS]
+    for s in range(team, st.sc[S_PLAYERS], teams):
+        if s == seat:
+            ours -= held_value(st, seat)
+        elif not going_out:  # a partner going out melds everything
+            ours -= 10 * (held_count(st, s) + _foot_count(st, s))
+    best_other = -(1 << 40)
     for other in range(teams):
         if other == team:
             continue
         theirs = visible_deal_score(st, other)
+        if with_game:
+            theirs += st.game_score[other]
         for s in range(other, st.sc[S_PLAYERS], teams):
             theirs -= 10 * (held_count(st, s) + _foot_count(st, s))
         best_other = max(best_other, theirs)
-    return ours > best_other
+    return ours - best_other
+
+
+@njit(cache=True)
+def going_out_wins_deal(st, seat: int, asker: int) -> bool:
+    """R-X3's default grant: going out now wins the deal on points (the asker will hold no
+    cards; the grantor's own cards count against)."""
+    return deal_margin(st, seat, True, False) > 0
 
 
 @njit(cache=True)

@@ -36,3 +36,19 @@ def engine_traces() -> list[list[dict]]:
             seats = seats_for_teams(list(teams), rules.players)
             out.append(list(trace_games(rules, seats, 100 + i, game, 1)))
     return out
+
+
+@pytest.fixture(scope="session")
+def engine_traces_by_profile() -> dict[str, list[list[dict]]]:
+    """For every named profile: whole-game traces of greedy, random and mixed seats."""
+    from sim.profiles import PROFILES
+
+    out: dict[str, list[list[dict]]] = {}
+    for name, (rules, _) in PROFILES.items():
+        games = []
+        for i, teams in enumerate(MATCHUPS.values()):
+            seats = [teams[s % 2] for s in range(rules.players)]
+            for game in range(3):
+                games.append(list(trace_games(rules, seats, 300 + i, game, 1)))
+        out[name] = games
+    return out

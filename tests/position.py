@@ -6,7 +6,7 @@ from collections import Counter
 
 import numpy as np
 
-from sim.cards import JOKER, KIND_INDEX, N_KINDS, RANK_INDEX, TWO
+from sim.cards import JOKER, KIND_INDEX, N_KINDS, RANK_INDEX, RANK_KIND, TWO
 from sim.rules import Rules
 from sim.state import (
     M_JOKER,
@@ -73,7 +73,7 @@ def position(
     for team, rank, cards in melds or []:
         r = RANK_INDEX[rank]
         c = counts(cards)
-        st["meld"][team, r, M_NAT] = c[r] if r < 11 else 0
+        st["meld"][team, r, M_NAT] = c[RANK_KIND[r]] if RANK_KIND[r] >= 0 else 0
         st["meld"][team, r, M_TWO] = c[TWO]
         st["meld"][team, r, M_JOKER] = c[JOKER]
         placed.update(cards)
@@ -107,7 +107,8 @@ def entries(*melds: tuple[str, list[str]]) -> tuple[np.ndarray, int]:
     for i, (rank, cards) in enumerate(melds):
         c = counts(cards)
         r = RANK_INDEX[rank]
-        out[i] = (r, c[r] if r < 11 else 0, c[TWO], c[JOKER], 0)
+        kind = RANK_KIND[r]
+        out[i] = (r, c[kind] if kind >= 0 else 0, c[TWO], c[JOKER], 0)
     return out, len(melds)
 
 
