@@ -147,7 +147,7 @@ def _dangerous(st, seat: int, kind: int) -> bool:
 def discard_usefulness(st, seat: int, kind: int) -> int:
     """Lower is discarded first."""
     if kind == BLACK3:
-        return -1000 if knob(st, seat, P.P_BLACK3_BLOCK) == 1 else 15
+        return -1000 if knob(st, seat, P.P_BLACK3_BLOCK) == 1 else 60
     if kind == TWO or kind == JOKER:
         return 1000 + CARD_VALUE[kind]
     if kind >= N_NATURALS:
@@ -155,7 +155,7 @@ def discard_usefulness(st, seat: int, kind: int) -> int:
     team = team_of(st, seat)
     m = st.meld[team, kind]
     count = st.hand[seat, kind]
-    score = count * 20 + CARD_VALUE[kind]
+    score = count * 20 + CARD_VALUE[kind]  # low, lone cards go first
     if m[M_NAT] + m[M_TWO] + m[M_JOKER] > 0:
         score += 30
     if count == 2 and knob(st, seat, P.P_KEEP_PAIRS) == 1:

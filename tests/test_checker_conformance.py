@@ -8,16 +8,18 @@ from sim.api import seats_for_teams
 from sim.rules import Rules
 from sim.trace import trace_games
 from tests.conftest import MATCHUPS
+
+ALL = {**MATCHUPS, "tactician": ("tactician", "tactician"), "cautious": ("cautious", "greedy")}
 from tests.trace_checker import check_trace
 
 SEEDS = 25
 GAMES_PER_SEED = 20  # 25 x 20 games x 4 deals = 2,000 deals
 
 
-@pytest.mark.parametrize("name", sorted(MATCHUPS))
+@pytest.mark.parametrize("name", sorted(ALL))
 def test_checker_accepts_2000_engine_deals(name):
     rules = Rules()
-    seats = seats_for_teams(list(MATCHUPS[name]), rules.players)
+    seats = seats_for_teams(list(ALL[name]), rules.players)
     deals = 0
     for seed in range(SEEDS):
         lines = list(trace_games(rules, seats, 7000 + seed, 0, GAMES_PER_SEED))

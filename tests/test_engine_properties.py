@@ -11,7 +11,8 @@ from sim.runner import run_games
 
 RULES = Rules()
 MATCHUPS = {"random": ["random"] * 4, "greedy": ["greedy"] * 4,
-            "mixed": seats_for_teams(["greedy", "random"], 4)}
+            "mixed": seats_for_teams(["greedy", "random"], 4),
+            "tactician": ["tactician"] * 4, "cautious": seats_for_teams(["cautious", "greedy"], 4)}
 
 
 @pytest.mark.parametrize("name", sorted(MATCHUPS))
