@@ -45,7 +45,7 @@ PARAMS: tuple[Param, ...] = (
     Param("black3_block", P_BLACK3_BLOCK, 0, 1, True,
           "1: discard black threes first to block the next player"),
     Param("discard_safety", P_DISCARD_SAFETY, 0, 1, True,
-          "1: avoid discarding ranks the next opponent has melded or picked up"),
+          "1: among lone cards, avoid ranks the next opponent has taken from the pile"),
     Param("wild_book_first", P_WILD_BOOK_FIRST, 0, 1, True,
           "1: wilds go to the wild meld until the wild books are made; 0: dirty books first"),
     Param("go_out", P_GO_OUT, 0, 2, True,

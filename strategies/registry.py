@@ -61,9 +61,10 @@ REGISTRY: dict[str, StrategyInfo] = {
                               "parametric: every tactic a knob (see strategies show tactician)",
                               TACTICIAN_DEFAULTS),
     "cautious": StrategyInfo("cautious", dispatch.TACTICIAN,
-                             "the tactics advice of the long rules page: keep a wild for the "
-                             "Foot, keep pairs, hold books back until the partner is on the "
-                             "Foot, discard safely, block with black threes", CAUTIOUS),
+                             "the tactics advice of the long rules page: keep pairs, hold books "
+                             "back until the partner is on the Foot, discard safely, block "
+                             "with black threes (holding a wild measured as a loss: off)",
+                             CAUTIOUS),
 }
 
 

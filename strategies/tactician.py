@@ -136,11 +136,8 @@ def grant(st, seat: int, asker: int) -> bool:
 
 @njit(cache=True)
 def _dangerous(st, seat: int, kind: int) -> bool:
-    """The next opponent has this rank on the table or has taken it from the pile."""
-    nxt = (seat + 1) % st.sc[S_PLAYERS]
-    team = nxt % st.sc[S_TEAMS]
-    m = st.meld[team, kind]
-    return st.taken[nxt, kind] > 0 or m[M_NAT] + m[M_TWO] + m[M_JOKER] < 0
+    """The next opponent has taken this rank from the pile (so may hold a pair of it)."""
+    return st.taken[(seat + 1) % st.sc[S_PLAYERS], kind] > 0
 
 
 @njit(cache=True)

@@ -32,6 +32,7 @@ from sim.melds import (
     needs_concealed_book,
     opening_minimum,
     place_entry,
+    ratio_ok,
     team_of,
 )
 from sim.pickup import check_pickup, pile_open, top_card, top_rank
@@ -238,10 +239,13 @@ def plan_wilds_to_naturals(st, entries, n: int, max_wilds: int) -> int:
     while used < max_wilds and plan_wilds(st) > 0:
         best = -1
         best_size = 0
+        cap = meld_cap(st) if st.rules[R_BOOKS] == BOOKS_GROW else 7
         for rank in range(N_NATURALS):
-            size = plan_size(st, rank)
-            if size > best_size and plan_can(st, rank, 0, 0 if st.plan_hand[JOKER] else 1,
-                                             1 if st.plan_hand[JOKER] else 0):
+            m = st.plan_meld[rank]
+            size = m[M_NAT] + m[M_TWO] + m[M_JOKER]
+            # a cheap pre-check of place_entry's rules; plan_add below applies the real one
+            if size > best_size and size < cap and ratio_ok(st, m[M_NAT],
+                                                            m[M_TWO] + m[M_JOKER] + 1):
                 best = rank
                 best_size = size
         if best < 0:

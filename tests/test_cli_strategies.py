@@ -1,0 +1,41 @@
+"""``handfoot strategies`` and strategy specs (names or files) on the command line."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+from strategies.registry import REGISTRY, load
+
+
+def handfoot(*args: str) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "sim.cli", *args], capture_output=True,
+                          text=True, timeout=300)
+
+
+def test_strategies_list():
+    result = handfoot("strategies", "list")
+    assert result.returncode == 0, result.stderr
+    assert [line.split()[0] for line in result.stdout.strip().splitlines()] == list(REGISTRY)
+
+
+def test_strategies_show_is_a_strategy_file(tmp_path):
+    for name in ("tactician", "cautious", "greedy"):
+        result = handfoot("strategies", "show", name)
+        assert result.returncode == 0, result.stderr
+        path = tmp_path / f"{name}.toml"
+        path.write_text(result.stdout)
+        assert load(str(path)).params == REGISTRY[name].params
+
+
+def test_a_strategy_file_plays_for_a_partnership(tmp_path):
+    path = tmp_path / "hoarder.toml"
+    path.write_text('base = "tactician"\nhold_wilds = 2\n')
+    result = handfoot("simulate", "--games", "20", "--jobs", "1", "--team0", str(path),
+                      "--team1", "greedy")
+    assert result.returncode == 0, result.stderr
+    bad = tmp_path / "bad.toml"
+    bad.write_text('base = "tactician"\nhold_wilds = 7\n')
+    result = handfoot("simulate", "--games", "20", "--team0", str(bad))
+    assert result.returncode == 2 and "outside 0..3" in result.stderr
+    assert len(result.stderr.strip().splitlines()) == 1
