@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from sim.api import seats_for_teams
+from sim.profiles import PROFILES
 from sim.rules import Rules
 from sim.trace import trace_games
 from tests.conftest import MATCHUPS
@@ -27,3 +28,17 @@ def test_checker_accepts_2000_engine_deals(name):
         assert violations == [], f"seed {7000 + seed}: " + "\n".join(map(str, violations[:5]))
         deals += sum(1 for line in lines if line["type"] == "deal")
     assert deals == 2000
+
+
+@pytest.mark.parametrize("strategy", ["greedy", "random"])
+@pytest.mark.parametrize("profile", [p for p in PROFILES if p != "standard"])
+def test_checker_accepts_1000_deals_per_profile(profile, strategy):
+    rules = PROFILES[profile][0]
+    seats = [strategy] * rules.players
+    deals = 0
+    for seed in range(10):
+        lines = list(trace_games(rules, seats, 8000 + seed, 0, 25))
+        violations = check_trace(lines)
+        assert violations == [], f"seed {8000 + seed}: " + "\n".join(map(str, violations[:5]))
+        deals += sum(1 for line in lines if line["type"] == "deal")
+    assert deals == 1000

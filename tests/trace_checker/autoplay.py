@@ -214,7 +214,7 @@ class Bot:
         s = st.seat
         sim = self._plan(st, Counter(st.held(s)), 0)
         left = sum((+sim.held).values())
-        need = st.profile.books_to_go_out
+        need = st.books_needed()
         if left > 1 or any(sim.books[k] < n for k, n in need.items()):
             return False
         granted = self.rng.random() < self.grant

@@ -5,15 +5,107 @@
 and the held cards mechanically, so a test names only the decisions (what to meld, what to
 discard) and gets `draw`, `taken` and `replaced_with` right without counting. The builder never
 judges legality: tests use it to write illegal lines too.
+
+Other rule sets: `make_deal(rules={...})` writes a `deal` line whose `rules` object is the
+standard knobs overridden by the given ones (`PROFILE_RULES` holds the named profiles of
+RULES.md section 12, written out from the rule book), and `TraceBuilder` reads the knobs back
+from that line: pick-up size and rule, red threes exposed or kept (R-V6: no `red3` lines), a
+wild discard followed by its `freeze` line (R-V8), `restock`.
 """
 
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 
-from .cards import BLACK3, KINDS, NATURALS, RED3, WILDS
+from .cards import BLACK3, KINDS, NATURALS, RED3, WILDS, is_wild
 from .profiles import STANDARD, Profile
+
+# RULES.md sections 12-13 (R-V1..R-V11) as knob overrides of `standard`, 4 players.
+_INDIVIDUAL_11 = {
+    "partnerships": 4,
+    "hand_size": 11,
+    "foot_size": 11,
+    "starting_card": "none",  # R-V10
+    "pickup_rule": "exact",
+    "wild_top_pickup": False,
+    "wild_ratio": "more",
+    "books": "grow",  # R-V3
+    "wild_melds": False,
+    "red3_rule": "discard",  # R-V6
+    "red3_bonus": 0,
+    "red3_penalty": 500,
+    "clean_book_bonus": 300,
+    "dirty_book_bonus": 100,
+    "wild_book_bonus": 0,
+    "out_clean_books": [1, 1, 1, 1],
+    "out_dirty_books": [1, 1, 1, 1],
+    "out_wild_books": [0, 0, 0, 0],
+    "final_discard_required": True,
+}
+_BROUILLETTE = {
+    **_INDIVIDUAL_11,
+    "clean_book_bonus": 500,
+    "dirty_book_bonus": 300,
+    "out_clean_books": [1, 1, 1, 2],
+    "out_dirty_books": [1, 1, 1, 2],
+    "final_discard_required": False,
+    "wild_discard": "freeze",  # R-V8
+    "black3_melds": True,  # R-V7
+}
+PROFILE_RULES: dict[str, dict] = {
+    "standard": {},
+    "eleven": {
+        "decks": 4,  # R-V1
+        "hand_size": 11,
+        "foot_size": 11,
+        "pickup_size": 5,
+        "max_wilds_per_meld": 2,
+        "books": "naturals",  # R-V4
+        "wild_melds": False,
+        "red3_rule": "discard",  # R-V6
+        "red3_bonus": 0,
+        "red3_penalty": 300,
+        "wild_book_bonus": 0,
+        "out_wild_books": [0, 0, 0, 0],
+    },
+    "saskatchewan": {
+        "hand_size": 11,
+        "deal4_concealed_book": True,  # R-V5
+        "pickup_rule": "whole",
+        "wild_ratio": "more",
+        "books": "grow",  # R-V3
+        "out_clean_books": [1, 1, 1, 1],
+        "out_dirty_books": [1, 1, 1, 1],
+        "out_wild_books": [1, 1, 1, 1],
+    },
+    "simpson": _INDIVIDUAL_11,
+    "brouillette": _BROUILLETTE,
+    "brouillette-partners": {
+        **_BROUILLETTE,
+        "partnerships": 2,
+        "out_clean_books": [2, 2, 2, 4],
+        "out_dirty_books": [2, 2, 2, 4],
+        "partner_foot_required": False,
+    },
+}
+
+
+def rules_profile(rules: Mapping[str, object], name: str = "custom") -> Profile:
+    """The profile of standard knobs overridden by `rules` (ValueError if they are invalid)."""
+    prof, problems, fatal = Profile.from_rules(name, {**STANDARD.to_rules(), **rules})
+    if problems or fatal:
+        raise ValueError("; ".join(problems))
+    return prof
+
+
+def profile_of(deal_line: Mapping) -> Profile:
+    """The profile a `deal` line's `rules` object describes (standard without one)."""
+    rules = deal_line.get("rules")
+    if not rules:
+        return STANDARD
+    return rules_profile(rules, deal_line.get("profile", "custom"))
+
 
 Entry = tuple[str, "str | Sequence[str]"]
 
@@ -31,10 +123,13 @@ def cards(text: str | Sequence[str]) -> list[str]:
 def _round_robin(pool: Counter, order: Sequence[str], n: int | None = None) -> list[str]:
     out: list[str] = []
     while (n is None or len(out) < n) and +pool:
+        before = len(out)
         for kind in order:
             if pool[kind] > 0 and (n is None or len(out) < n):
                 pool[kind] -= 1
                 out.append(kind)
+        if len(out) == before:  # only kinds outside `order` are left
+            break
     if n is not None and len(out) < n:
         raise ValueError("not enough cards left to fill")
     return out
@@ -50,13 +145,18 @@ def make_deal(
     game: int = 0,
     seed: int = 0,
     profile: Profile = STANDARD,
+    rules: Mapping[str, object] | None = None,
+    name: str | None = None,
 ) -> dict:
     """A valid `deal` line: given cards first, the rest of the deck filled deterministically.
 
-    Hands and Feet may be given partly (padded with naturals up to 13); `discard` defaults to a
-    natural; `stock_top` are the next cards to be drawn, `stock_bottom` the last ones, the
-    remaining cards lie between them.
+    Hands and Feet may be given partly (padded with naturals up to their size); `discard`
+    defaults to a natural (none where starting_card is "none"); `stock_top` are the next cards
+    to be drawn, `stock_bottom` the last ones, the remaining cards lie between them. `rules`
+    (knob overrides of `standard`) writes a full `rules` object; without it the line has `{}`.
     """
+    if rules is not None:
+        profile = rules_profile(rules, name or "custom")
     n = profile.players
     hand_lists = [cards(h) for h in (hands or [[]] * n)]
     foot_lists = [cards(f) for f in (feet or [[]] * n)]
@@ -79,13 +179,13 @@ def make_deal(
         if len(cs) > size:
             raise ValueError(f"{len(cs)} cards given for a holding of {size}")
         cs.extend(_round_robin(pool, _HELD_FILL, size - len(cs)))
-    if not pile:
+    if discard is None:
         pile = _round_robin(pool, NATURALS, profile.start_discard)
     stock = top + _round_robin(pool, _STOCK_FILL) + bottom
     return {
         "type": "deal",
         "profile": profile.name,
-        "rules": {},
+        "rules": profile.to_rules() if rules is not None else {},
         "seed": seed,
         "game": game,
         "deal": deal,
@@ -105,7 +205,8 @@ def entry(rank: str, text: str | Sequence[str]) -> dict:
 class TraceBuilder:
     """Appends trace lines to a deal, tracking stock, pile and held cards mechanically."""
 
-    def __init__(self, deal_line: dict, profile: Profile = STANDARD) -> None:
+    def __init__(self, deal_line: dict, profile: Profile | None = None) -> None:
+        profile = profile or profile_of(deal_line)
         self.profile = profile
         self.lines: list[dict] = [deal_line]
         self.stock: list[str] = list(deal_line["stock"])
@@ -114,6 +215,7 @@ class TraceBuilder:
         self.feet = [Counter(f) for f in deal_line["feet"]]
         self.on_foot = [False] * profile.players
         self.exposed = [0] * profile.partnerships
+        self.set_aside: list[str] = []  # frozen piles (R-V8)
         self.stock_ran_out = False  # a red-three replacement found the stock empty (R-X1)
 
     # -- state -------------------------------------------------------------------------------
@@ -133,9 +235,11 @@ class TraceBuilder:
 
     # -- lines -------------------------------------------------------------------------------
     def red3(self, seat: int, batch: Sequence[str], auto: bool = True) -> TraceBuilder:
-        """Expose the red threes of `batch` (cards just revealed) and draw replacements."""
+        """Expose the red threes of `batch` (cards just revealed) and draw replacements.
+
+        Nothing happens where red threes are kept and discarded (R-V6)."""
         n = list(batch).count(RED3)
-        if not n:
+        if not n or not self.profile.exposes_red3:
             return self
         repl = self.stock[:n]
         del self.stock[:n]
@@ -164,9 +268,14 @@ class TraceBuilder:
         self.lines.append({"type": "foot", "seat": seat})
         return self.red3(seat, list(self.feet[seat].elements())) if red3 else self
 
-    def pickup(self, seat: int, *melds: Entry) -> TraceBuilder:
-        """Take the top 7 (or all) pile cards; the melds use the top card and held cards."""
-        n = min(self.profile.pickup_size, len(self.pile))
+    def pickup(self, seat: int, *melds: Entry, red3: bool = True) -> TraceBuilder:
+        """Take the pile cards the pick-up rule takes (top 7 or all in standard); the melds use
+        the top card and held cards; kept red threes are exposed after it where they are."""
+        prof = self.profile
+        if prof.pickup_rule == "whole":
+            n = len(self.pile)
+        else:  # "exact" from a short pile writes the whole pile (illegal: tests use it)
+            n = min(prof.pickup_size, len(self.pile))
         taken = self.pile[::-1][:n]
         del self.pile[len(self.pile) - n :]
         entries = [entry(r, c) for r, c in melds]
@@ -176,10 +285,13 @@ class TraceBuilder:
         self._drop(seat, used.elements())
         self.held(seat).update(taken[1:])
         self.lines.append({"type": "pickup", "seat": seat, "taken": taken, "melds": entries})
-        return self
+        return self.red3(seat, taken[1:]) if red3 else self
 
-    def meld(self, seat: int, *melds: Entry) -> TraceBuilder:
+    def meld(self, seat: int, *melds: Entry, book: Sequence[int] = ()) -> TraceBuilder:
+        """`book`: indexes of the entries written with "book": true (R-V4)."""
         entries = [entry(r, c) for r, c in melds]
+        for i in book:
+            entries[i]["book"] = True
         self._drop(seat, [c for e in entries for c in e["cards"]])
         self.lines.append({"type": "meld", "seat": seat, "melds": entries})
         return self
@@ -188,10 +300,28 @@ class TraceBuilder:
         self.lines.append({"type": "ask", "seat": seat, "granted": granted})
         return self
 
-    def discard(self, seat: int, card: str) -> TraceBuilder:
+    def discard(self, seat: int, card: str, freeze: bool = True) -> TraceBuilder:
+        """A discard; a wild is followed by its `freeze` line where the pile freezes (R-V8)."""
         self._drop(seat, [card])
         self.pile.append(card)
         self.lines.append({"type": "discard", "seat": seat, "card": card})
+        if freeze and is_wild(card) and self.profile.freezes:
+            self.freeze(seat)
+        return self
+
+    def freeze(self, seat: int) -> TraceBuilder:
+        """R-V8: the whole pile, bottom to top, is set aside."""
+        self.lines.append({"type": "freeze", "seat": seat, "cards": list(self.pile)})
+        self.set_aside += self.pile
+        self.pile = []
+        return self
+
+    def restock(self, order: Sequence[str] | None = None) -> TraceBuilder:
+        """R-V8: the set-aside cards (in `order`, default as set aside) go under the stock."""
+        cs = list(order) if order is not None else list(self.set_aside)
+        self.stock += cs
+        self.set_aside = []
+        self.lines.append({"type": "restock", "cards": cs})
         return self
 
     def out(self, seat: int) -> TraceBuilder:
@@ -221,8 +351,14 @@ class TraceBuilder:
         return self.discard(seat, discard)
 
     def idle_turn(self, seat: int, keep: Sequence[str] = ()) -> TraceBuilder:
-        """Draw and discard the first natural held (in rank order) not in `keep`."""
+        """Draw and discard the first natural held (in rank order) not in `keep`; a held red
+        three first where red threes are discarded (R-V6). No discard when a red-three
+        replacement ran the stock dry (R-X1: the deal ends)."""
         self.draw(seat)
+        if self.stock_ran_out:
+            return self
         held = self.held(seat)
+        if held[RED3] and not self.profile.exposes_red3:
+            return self.discard(seat, RED3)
         card = next((k for k in NATURALS if held[k] and k not in keep), None)
         return self.discard(seat, card or sorted(+held)[0])

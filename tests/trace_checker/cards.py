@@ -16,7 +16,8 @@ MELD_RANKS: tuple[str, ...] = NATURALS + (WILD_RANK,)
 CLEAN = "clean"
 DIRTY = "dirty"
 WILD = "wild"
-BOOK_KINDS: tuple[str, ...] = (CLEAN, DIRTY, WILD)
+BLACK3_BOOK = "black3"  # R-V7: dirty-book bonus, counts as a clean book toward going out
+BOOK_KINDS: tuple[str, ...] = (CLEAN, DIRTY, WILD, BLACK3_BOOK)
 
 
 def is_natural(card: str) -> bool:

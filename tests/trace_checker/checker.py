@@ -1,4 +1,4 @@
-"""Independent referee for deal traces (TRACE.md) of the `standard` profile (RULES.md 1-10).
+"""Independent referee for deal traces (TRACE.md) under any rule set (RULES.md 1-13).
 
 The checker keeps its own copy of every card's place (stock, pile, each Hand and Foot, melds,
 books, exposed red threes), validates every line against that state before applying it, and
@@ -10,9 +10,15 @@ a card that is not where the trace says) stops the checking of that deal; the ne
 starts afresh. Rule breaches that keep the cards consistent (a meld below the opening minimum, a
 wild-ratio breach, ...) are reported and the line is applied as written, so checking goes on.
 
+The rule set is read from the knobs of each `deal` line's `rules` object (profiles.py), never
+from the profile's name, so custom rule files are checked like the named profiles; a `deal` line
+without a `rules` object is accepted only for `standard` (sections 1-10).
+
 Rule ids are RULES.md's; besides them: TRACE (format), CARDS (a card is not where a line says,
-or conservation broke), PROFILE (not `standard`), R-PU (`taken` is not the top 7 of the pile:
-section 5's opening sentence has no id).
+or conservation broke), PROFILE (a `rules` object the referee cannot use: unknown, missing or
+invalid knobs, or a non-standard profile without one), R-PU (`taken` is not what the pick-up
+size and rule take: section 5's opening sentence has no id; also the `exact` pick-up from a pile
+holding fewer than pickup_size cards).
 
 Interpretations settled by the project where RULES.md leaves room (noted where they apply):
 - R-O1/R-O2: the partnership's first *line* carrying melds must reach the minimum on its own;
@@ -26,6 +32,33 @@ Interpretations settled by the project where RULES.md leaves room (noted where t
   as exposed either way.
 - Game lines: totals are the sums of the deal scores written in the trace (each deal's own
   scores are checked at its `end`); a game whose deal could not be replayed is not judged.
+
+Profile knobs (RULES.md sections 11-13, as settled by the project's brief for this referee; where
+section 13 and that brief differ, the brief is followed and the place says so):
+- R-V3 books "grow": one meld per rank for the whole deal; a pick-up's entries of the top card's
+  rank must hold the top card and 2 held cards of its kind between them (reported as R-PU2).
+- R-V4 books "naturals": an entry with "book": true joins the partnership's latest completed
+  book of its rank; such an entry is no part of a pick-up's qualifying meld (R-PU2/R-PU4). An
+  entry starting a new meld may not exceed 7 cards (the brief; R-V4 speaks only of entries onto
+  an unfinished meld or a completed book).
+- R-V5: the concealed deal-4 opening needs an entry starting a new meld with 7+ cards in a
+  `meld` line of a turn without a pick-up; a pick-up never opens in that deal. RULES.md says
+  "laid from held cards", which every `meld` line is.
+- R-V6 red3_rule "discard": when a player holds a red three, each discard must be a red three.
+  "Never picked up" is read, as the brief says, as "a top red three blocks the pile" (no pair
+  can take it); red threes lying below the top card are taken with a pick-up and join the hand.
+- R-V8: the `freeze` line comes right after the wild's `discard` (before `out` when that discard
+  was the last card); after a `restock` the player draws (or the deal ends), never picks up.
+- R-V9: in individual play there is no `ask`; going below 2 cards on the Foot commits the player
+  to going out in that turn, as a granted permission does.
+- R-V11: a `grab22` breakdown part exists exactly when grab22_bonus > 0; it is accepted when it
+  is a multiple of grab22_bonus from 0 to (players of the partnership) x grab22_bonus.
+- starting_card "keep" with red3_rule "expose": the red threes a pick-up takes are exposed by a
+  `red3` line right after the `pickup` line (count = red threes among the kept cards): the
+  brief's reading of section 11 ("left in the pile, taken by the first pick-up") with R-T3.
+- Rule ids for knobs without one: pick-up size and rule R-PU, a top wild that may not be taken
+  R-PU1, wild ratio and max_wilds_per_meld R-M3, wild melds off R-M4, books needed per deal
+  R-G1, final_discard_required R-G3, partner_foot_required R-G2, starting card R-D3 / R-V10.
 """
 
 from __future__ import annotations
@@ -36,9 +69,9 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
-from .cards import KINDS, MELD_RANKS, RED3, THREES, WILD_RANK, is_wild, rank_of_top
+from .cards import BLACK3, KINDS, NATURALS, RED3, THREES, WILD_RANK, is_wild, rank_of_top
 from .profiles import PROFILES, Profile
-from .state import BEGIN, OUT, OVER, PLAY, DealState, Meld, score_deal, value
+from .state import BEGIN, OUT, OVER, PLAY, DealState, Meld, meld_value, score_deal
 
 SCORE_PARTS: tuple[tuple[str, str], ...] = (
     ("melded", "R-S1"),
@@ -47,6 +80,7 @@ SCORE_PARTS: tuple[tuple[str, str], ...] = (
     ("books", "R-S4"),
     ("out", "R-S5"),
 )
+GRAB22 = "grab22"  # R-V11: the extra breakdown part where grab22_bonus > 0
 SEATED = frozenset({"red3", "foot", "draw", "pickup", "meld", "ask", "discard", "out"})
 
 
@@ -66,6 +100,15 @@ class Violation:
 class _EntryResult:
     ok: bool
     started: bool
+
+
+@dataclass(frozen=True)
+class _Entry:
+    """One meld entry of a `meld` or `pickup` line; `book`: "book": true (R-V4)."""
+
+    rank: str
+    cards: list[str]
+    book: bool = False
 
 
 class _Desync(Exception):
@@ -112,10 +155,6 @@ class TraceChecker:
                 self._on_game(line)
             elif kind in _HANDLERS:
                 self._in_deal(kind, line)
-            elif kind in ("freeze", "restock"):
-                if not self.skipping:
-                    self.report("TRACE", f"'{kind}' lines (R-V8) do not exist in profile standard")
-                    raise _Desync
             else:
                 self.report("TRACE", f"unknown line type {kind!r}")
         except _Desync:
@@ -145,10 +184,8 @@ class TraceChecker:
         self.state = None
         self.skipping = False
         self.deals += 1
-        name = line.get("profile")
-        prof = self.profiles.get(name) if isinstance(name, str) else None
+        prof = self._profile(line)
         if prof is None:
-            self.report("PROFILE", f"unsupported profile {name!r}")
             self._tainted_games.add(line.get("game"))
             raise _Desync
         try:
@@ -158,6 +195,27 @@ class TraceChecker:
             raise
         self.state = st
         self._start_turn((prof.dealer(st.deal) + 1) % prof.players)  # R-D4
+
+    def _profile(self, line: dict) -> Profile | None:
+        """The rule set of a deal line: its `rules` knobs, or a known name without rules."""
+        name = line.get("profile")
+        rules = line.get("rules")
+        if isinstance(rules, dict) and rules:
+            prof, problems, fatal = Profile.from_rules(
+                name if isinstance(name, str) else repr(name), rules
+            )
+            for problem in problems:
+                self.report("PROFILE", problem)
+            return None if fatal else prof
+        if rules is not None and not isinstance(rules, dict):
+            self.report("TRACE", f"'rules' must be an object of knobs, found {rules!r}")
+            return None
+        prof = self.profiles.get(name) if isinstance(name, str) else None
+        if prof is None:
+            self.report(
+                "PROFILE", f"unsupported profile {name!r}: the deal line carries no rules knobs"
+            )
+        return prof
 
     def _new_deal(self, line: dict, prof: Profile) -> DealState:
         game = line.get("game")
@@ -184,12 +242,14 @@ class TraceChecker:
         discard = self._cards(line.get("discard"), "discard")
         stock = self._cards(line.get("stock"), "stock")
         if len(discard) != prof.start_discard:
+            rule = "R-V10" if prof.starting_card == "none" else "R-D3"
             self.report(
-                "R-D3",
-                f"the pile must start with {prof.start_discard} card, found {_cards_str(discard)}",
+                rule,
+                f"the pile must start with {prof.start_discard} card(s) (starting_card "
+                f"{prof.starting_card!r}), found {_cards_str(discard)}",
             )
         bad = [c for c in discard if c == RED3 or is_wild(c)]
-        if bad:
+        if bad and prof.starting_card == "bury":  # "keep" leaves any card in the pile
             self.report("R-D3", f"the turned card may not be a red three or a wild: {bad}")
         if len(stock) != prof.stock_size():
             self.report("R-D3", f"stock must hold {prof.stock_size()} cards, found {len(stock)}")
@@ -281,6 +341,13 @@ class TraceChecker:
         if st is None or st.phase == OVER:
             self.report("TRACE", f"'{kind}' line outside a deal")
             return
+        if kind in ("freeze", "restock") and not st.profile.freezes:
+            self.report(
+                "TRACE",
+                f"'{kind}' lines (R-V8) do not exist where wild_discard is "
+                f"{st.profile.wild_discard!r}",
+            )
+            raise _Desync
         self._expect(kind, line)
         if kind in SEATED:
             seat = line.get("seat")
@@ -296,11 +363,19 @@ class TraceChecker:
         self._check_conservation()
 
     def _expect(self, kind: str, line: dict) -> None:
-        """Lines that the state forces next (red threes, Foot, going out, end)."""
+        """Lines that the state forces next (freeze, red threes, Foot, going out, end)."""
         st = self.state
         assert st is not None
         found = f"found '{kind}'"
-        if st.pending_red3 is not None:
+        if st.pending_freeze is not None:
+            if kind != "freeze":
+                self.report(
+                    "R-V8",
+                    f"seat {st.pending_freeze} discarded a wild: the pile must be set aside by a "
+                    f"'freeze' line right after it, {found}",
+                )
+                raise _Desync
+        elif st.pending_red3 is not None:
             seat, n, what = st.pending_red3
             if kind == "end" and st.pending_end_stock:
                 # R-X1/R-X9: red threes among the last cards cannot be replaced; an `end` right
@@ -343,10 +418,12 @@ class TraceChecker:
         st.seat = seat
         st.phase = BEGIN
         st.asked = st.granted = st.must_go_out = st.books_checked = False
+        st.picked_up = st.restocked = False
         if not st.first_turn_done[seat]:
             st.first_turn_done[seat] = True
             n = st.hands[seat][RED3]
-            if n:  # R-X8: starting-Hand red threes, just before the seat's first turn
+            if n and st.profile.exposes_red3:
+                # R-X8: starting-Hand red threes, just before the seat's first turn
                 st.pending_red3 = (seat, n, "the starting Hand")
         if not st.on_foot[seat] and st.held_count(seat) == 0:
             st.pending_foot = (seat, "R-F3")  # R-F3, R-X10
@@ -372,12 +449,14 @@ class TraceChecker:
             raise _Desync
         return list(value_)
 
-    def _entries(self, line: dict) -> list[tuple[str, list[str]]]:
+    def _entries(self, line: dict) -> list[_Entry]:
+        st = self.state
+        assert st is not None
         melds = line.get("melds")
         if not isinstance(melds, list):
             self.report("TRACE", f"'melds' must be a list, found {melds!r}")
             raise _Desync
-        out: list[tuple[str, list[str]]] = []
+        out: list[_Entry] = []
         for entry in melds:
             if not isinstance(entry, dict) or not isinstance(entry.get("rank"), str):
                 self.report("TRACE", f"meld entry needs a string 'rank': {entry!r}")
@@ -386,9 +465,18 @@ class TraceChecker:
             if not cards:
                 self.report("TRACE", f"empty meld entry {entry!r}")
                 raise _Desync
-            if entry.get("book"):
-                self.report("R-M6", "nothing is added to a book in standard ('book' entry, R-V4)")
-            out.append((entry["rank"], cards))
+            book = entry.get("book", False)
+            if not isinstance(book, bool):
+                self.report("TRACE", f"'book' must be true or false, found {book!r}")
+                book = bool(book)
+            if book and st.profile.books != "naturals":
+                if st.profile.books == "grow":
+                    msg = "books grow: every entry joins the rank's one meld, no 'book' entries"
+                    self.report("R-V3", msg)
+                else:
+                    self.report("R-M6", "nothing is added to a book ('book' entry, R-V4)")
+                book = False  # applied as an ordinary entry
+            out.append(_Entry(entry["rank"], cards, book))
         return out
 
     def _take(self, seat: int, cards: Counter, what: str) -> None:
@@ -412,6 +500,9 @@ class TraceChecker:
     def _on_red3(self, line: dict) -> None:
         st = self.state
         assert st is not None
+        if not st.profile.exposes_red3:
+            self.report("R-V6", "red threes are never exposed where red3_rule is 'discard'")
+            raise _Desync
         if st.pending_red3 is None:
             self.report("R-T3", "'red3' line, but the cards just revealed hold no red three")
             raise _Desync
@@ -458,8 +549,63 @@ class TraceChecker:
         st.pending_foot = None
         st.on_foot[seat] = True
         n = st.feet[seat][RED3]
-        if n:  # R-T3, R-X10
+        if n and st.profile.exposes_red3:  # R-T3, R-X10
             st.pending_red3 = (seat, n, "the Foot")
+
+    def _on_freeze(self, line: dict) -> None:
+        """R-V8: the discarded wild sets the whole pile aside."""
+        st = self.state
+        assert st is not None
+        if st.pending_freeze is None:
+            self.report("R-V8", "'freeze' line without a wild just discarded")
+            raise _Desync
+        seat = line.get("seat")
+        if seat != st.pending_freeze:
+            self.report(
+                "R-V8",
+                f"the 'freeze' line names seat {seat!r}, the wild's discarder is "
+                f"seat {st.pending_freeze}",
+            )
+        cards = self._cards(line.get("cards"), "cards")
+        if cards != st.pile:
+            self.report(
+                "R-V8",
+                f"'freeze' must set aside the whole pile, bottom to top {_cards_str(st.pile)}, "
+                f"found {_cards_str(cards)}",
+            )
+            raise _Desync
+        st.set_aside.extend(st.pile)
+        st.pile = []
+        st.pending_freeze = None
+
+    def _on_restock(self, line: dict) -> None:
+        """R-V8: set-aside cards go under the remaining stock before a short draw."""
+        st = self.state
+        assert st is not None
+        prof = st.profile
+        if st.phase != BEGIN or st.restocked:
+            self.report("R-V8", "a restock comes only when a player wants to draw")
+        if st.stock_left() >= prof.draw_size:
+            self.report(
+                "R-V8",
+                f"restock while the stock still holds {st.stock_left()} card(s) "
+                f"(only below {prof.draw_size})",
+            )
+        if not st.set_aside:
+            self.report("R-V8", "restock with no set-aside cards")
+            raise _Desync
+        cards = self._cards(line.get("cards"), "cards")
+        if Counter(cards) != Counter(st.set_aside):
+            self.report(
+                "R-V8",
+                f"restock must bring back all set-aside cards {_cards_str(Counter(st.set_aside))}, "
+                f"found {_cards_str(cards)}",
+            )
+            raise _Desync
+        st.stock = st.stock[st.stock_pos :] + cards  # under the remaining stock
+        st.stock_pos = 0
+        st.set_aside = []
+        st.restocked = True
 
     def _on_draw(self, line: dict) -> None:
         st = self.state
@@ -470,10 +616,17 @@ class TraceChecker:
             self.report("R-T1", f"seat {seat} draws twice / after a pick-up in one turn")
         cards = self._cards(line.get("cards"), "cards")
         if st.stock_left() < prof.draw_size:
-            self.report(
-                "R-E1",
-                f"draw with {st.stock_left()} card(s) in the stock: the deal must end (R-X2)",
-            )
+            if prof.freezes and st.set_aside:
+                self.report(
+                    "R-V8",
+                    f"draw with {st.stock_left()} card(s) in the stock: the set-aside cards "
+                    "must be restocked first ('restock' line)",
+                )
+            else:
+                self.report(
+                    "R-E1",
+                    f"draw with {st.stock_left()} card(s) in the stock: the deal must end (R-X2)",
+                )
             raise _Desync
         expected = st.stock_top(prof.draw_size)
         if cards != expected:
@@ -486,8 +639,26 @@ class TraceChecker:
         st.held(seat).update(st.take_stock(prof.draw_size))
         st.phase = PLAY
         n = cards.count(RED3)
-        if n:
+        if n and prof.exposes_red3:
             st.pending_red3 = (seat, n, "the draw")
+
+    def _pickup_count(self) -> int:
+        """Cards a pick-up takes (pickup_rule), reporting R-PU for a short `exact` pile."""
+        st = self.state
+        assert st is not None
+        prof = st.profile
+        if prof.pickup_rule == "whole":
+            return len(st.pile)
+        if prof.pickup_rule == "exact":
+            if len(st.pile) < prof.pickup_size:
+                self.report(
+                    "R-PU",
+                    f"the pile holds {len(st.pile)} card(s): a pick-up takes exactly "
+                    f"{prof.pickup_size}, only from a pile of {prof.pickup_size} or more",
+                )
+                return len(st.pile)
+            return prof.pickup_size
+        return min(prof.pickup_size, len(st.pile))
 
     def _on_pickup(self, line: dict) -> None:
         st = self.state
@@ -497,25 +668,30 @@ class TraceChecker:
         p = st.partnership(seat)
         if st.phase != BEGIN:
             self.report("R-T1", f"seat {seat} picks up after drawing or picking up this turn")
+        if st.restocked:
+            self.report("R-V8", f"seat {seat} wanted to draw (restock), then picks up instead")
         taken = self._cards(line.get("taken"), "taken")
         if not st.pile:
             self.report("R-PU1", "pick-up from an empty discard pile")
             raise _Desync
         top = st.pile[-1]
-        n = min(prof.pickup_size, len(st.pile))
+        n = self._pickup_count()
         expected = st.pile[::-1][:n]
         if taken != expected:
             self.report(
                 "R-PU",
-                f"'taken' must be the top {n} pile cards, top first: {_cards_str(expected)}, "
-                f"found {_cards_str(taken)}",
+                f"'taken' must be the top {n} pile cards, top first ({prof.pickup_rule} "
+                f"{prof.pickup_size}): {_cards_str(expected)}, found {_cards_str(taken)}",
             )
             raise _Desync
         rank = rank_of_top(top)
         if rank is None:
             self.report("R-PU1", f"the top card {top} is a three: the pile is blocked (R-T4)")
+        elif is_wild(top) and not prof.wild_top_pickup:
+            self.report("R-PU1", f"the top card {top} is a wild: it can never be taken")
+        st.picked_up = True
         entries = self._entries(line)
-        meld_cards = Counter(c for _, cards in entries for c in cards)
+        meld_cards = Counter(c for e in entries for c in e.cards)
         top_used = Counter({top: 1}) if meld_cards[top] else Counter()
         if not top_used:
             self.report("R-PU2", f"the top card {top} is not in the pick-up's melds")
@@ -531,7 +707,7 @@ class TraceChecker:
                 )
             else:
                 self._take(seat, from_held, "melds")  # reports CARDS and stops
-        self._check_opening(p, meld_cards, "pick-up")
+        self._check_opening(p, meld_cards, "pick-up", entries)
         had = st.melds[p].get(rank) if rank else None
         had_size = len(had.cards) if had else 0
         self._take(seat, from_held - missing, "melds")
@@ -539,11 +715,13 @@ class TraceChecker:
         if not top_used:
             rest[top] += 1
         del st.pile[-n:]
-        results = [self._apply_entry(p, r, cards) for r, cards in entries]
+        results = [self._apply_entry(p, e) for e in entries]
         st.held(seat).update(rest)  # R-PU5: the other cards join the held cards after the melds
         if rank is not None:
             self._check_pickup_qualifies(top, rank, had_size, entries, results)
         st.phase = PLAY
+        if rest[RED3] and prof.exposes_red3:  # starting_card "keep": a red three in the pile
+            st.pending_red3 = (seat, rest[RED3], "the pick-up")
         self._after_meld(seat, "pick-up")
 
     def _check_pickup_qualifies(
@@ -551,21 +729,34 @@ class TraceChecker:
         top: str,
         rank: str,
         had_size: int,
-        entries: list[tuple[str, list[str]]],
+        entries: list[_Entry],
         results: list[_EntryResult],
     ) -> None:
-        """R-PU2, R-PU4, R-X12: the top card and a held pair of its kind qualify the pick-up."""
+        """R-PU2, R-PU4, R-X12 (R-V3): the top card and a held pair of its kind qualify it."""
         st = self.state
         assert st is not None
         need = 1 + st.profile.pickup_pair
-        idx = [i for i, (r, _) in enumerate(entries) if r == rank]
-        shown = "; ".join(f"{r} {_cards_str(c)}" for r, c in entries)
+        idx = [i for i, e in enumerate(entries) if e.rank == rank and not e.book]
+        shown = "; ".join(
+            f"{e.rank}{' (book)' if e.book else ''} {_cards_str(e.cards)}" for e in entries
+        )
         if not idx:
             self.report("R-PU2", f"no {rank} entry takes the top card {top} (entries: {shown})")
             return
+        if st.profile.books == "grow":
+            # R-V3: the entries of the rank all join its one meld; no R-PU4
+            count = sum(entries[i].cards.count(top) for i in idx)
+            if count < need or not all(results[i].ok for i in idx):
+                self.report(
+                    "R-PU2",
+                    f"books grow (R-V3): the pick-up's {rank} entries must legally add the top "
+                    f"card {top} and >= {need - 1} held {top} to the {rank} meld "
+                    f"(entries: {shown})",
+                )
+            return
         if had_size == 0:
             if not any(
-                results[i].started and results[i].ok and entries[i][1].count(top) >= need
+                results[i].started and results[i].ok and entries[i].cards.count(top) >= need
                 for i in idx
             ):
                 self.report(
@@ -576,7 +767,7 @@ class TraceChecker:
             return
         count, legal, ok = 0, True, False
         for i in idx:
-            count += entries[i][1].count(top)
+            count += entries[i].cards.count(top)
             legal = legal and results[i].ok
             if results[i].started:
                 ok = legal and count >= need
@@ -599,23 +790,50 @@ class TraceChecker:
         if not entries:
             self.report("TRACE", "'meld' line without entries")
             return
-        cards = Counter(c for _, cs in entries for c in cs)
+        cards = Counter(c for e in entries for c in e.cards)
         self._take(seat, cards, "melds")
         p = st.partnership(seat)
-        self._check_opening(p, cards, "meld")
-        for rank, cs in entries:
-            self._apply_entry(p, rank, cs)
+        self._check_opening(p, cards, "meld", entries)
+        for e in entries:
+            self._apply_entry(p, e)
         self._after_meld(seat, "meld")
 
-    def _check_opening(self, p: int, cards: Counter, what: str) -> None:
-        """R-O1..R-O3, R-X11: the partnership's first meld line must reach the minimum alone."""
+    def _check_opening(self, p: int, cards: Counter, what: str, entries: list[_Entry]) -> None:
+        """R-O1..R-O3, R-X11: the partnership's first meld line must reach the minimum alone.
+
+        R-V5: in a concealed-book deal, a `meld` line (in a turn without a pick-up) holding an
+        entry that starts a new meld of 7+ cards opens, whatever its points.
+        """
         st = self.state
         assert st is not None
         if st.opened[p]:
             return
         st.opened[p] = True
-        minimum = st.profile.opening_minimum(st.deal)
-        total = value(st.profile, cards)
+        prof = st.profile
+        if prof.concealed_opening(st.deal):
+            size = prof.book_size
+            if what == "pick-up" or st.picked_up:
+                self.report(
+                    "R-V5",
+                    f"partnership {p} opens deal {st.deal} in a turn with a pick-up: the opening "
+                    f"needs a concealed book laid from held cards",
+                )
+                return
+            seen: set[str] = set()
+            starts = []
+            for e in entries:
+                if not e.book and e.rank not in seen and e.rank not in st.melds[p]:
+                    starts.append(len(e.cards))
+                seen.add(e.rank)
+            if not any(n >= size for n in starts):
+                self.report(
+                    "R-V5",
+                    f"partnership {p} opens deal {st.deal} without a concealed book (an entry "
+                    f"starting a new meld of {size}+ cards; entry sizes {starts})",
+                )
+            return
+        minimum = prof.opening_minimum(st.deal)
+        total = meld_value(prof, cards)
         if total < minimum:
             self.report(
                 "R-O1",
@@ -623,67 +841,132 @@ class TraceChecker:
                 f"(deal {st.deal}; cards {_cards_str(cards)})",
             )
 
-    def _apply_entry(self, p: int, rank: str, cards: list[str]) -> _EntryResult:
-        """Add one meld entry (R-X13) and check R-M2..R-M6 after it."""
+    def _check_entry_cards(self, e: _Entry) -> bool:
+        """The cards of an entry belong to its rank (R-M2, R-M4, R-M5, R-V6, R-V7)."""
         st = self.state
         assert st is not None
         prof = st.profile
-        ok = True
+        rank, cards = e.rank, e.cards
         shown = f"{rank} {_cards_str(cards)}"
-        if rank not in MELD_RANKS:
-            rule = "R-M5" if rank in THREES or rank == "3" else "TRACE"
-            self.report(rule, f"{rank!r} is not a meld rank (entry {shown})")
-            ok = False
-        elif rank == WILD_RANK:
+        if rank == BLACK3 and prof.black3_melds:
+            bad = [c for c in cards if c != BLACK3]
+            if bad:
+                self.report(
+                    "R-V7", f"a black-three meld holds only black threes, never wilds: {shown}"
+                )
+                return False
+            return True
+        if rank == WILD_RANK:
+            if not prof.wild_melds:
+                self.report("R-M4", f"wild melds are not allowed in this rule set: {shown}")
+                return False
             bad = [c for c in cards if not is_wild(c)]
             if bad:
                 self.report("R-M4", f"a wild meld holds only twos and jokers: {bad} in {shown}")
-                ok = False
-        else:
-            bad = [c for c in cards if c != rank and not is_wild(c)]
-            if bad:
+                return False
+            return True
+        if rank not in NATURALS:
+            if rank == RED3 and not prof.exposes_red3:
+                rule = "R-V6"
+            elif rank == BLACK3 and prof.black3_melds:
+                rule = "R-V7"
+            else:
+                rule = "R-M5" if rank in THREES or rank == "3" else "TRACE"
+            self.report(rule, f"{rank!r} is not a meld rank (entry {shown})")
+            return False
+        bad = [c for c in cards if c != rank and not is_wild(c)]
+        if bad:
+            if RED3 in bad and not prof.exposes_red3:
+                rule = "R-V6"
+            elif BLACK3 in bad and prof.black3_melds:
+                rule = "R-V7"
+            else:
                 rule = "R-M5" if any(c in THREES for c in bad) else "R-M2"
-                self.report(rule, f"cards {bad} do not belong in a {rank} meld ({shown})")
+            self.report(rule, f"cards {bad} do not belong in a {rank} meld ({shown})")
+            return False
+        return True
+
+    def _apply_entry(self, p: int, e: _Entry) -> _EntryResult:
+        """Add one meld entry (R-X13) and check R-M2..R-M7, R-V3, R-V4, R-V7 after it."""
+        st = self.state
+        assert st is not None
+        prof = st.profile
+        rank, cards = e.rank, e.cards
+        shown = f"{rank} {_cards_str(cards)}"
+        ok = self._check_entry_cards(e)
+        wilds_in = sum(1 for c in cards if is_wild(c))
+        if e.book:  # R-V4: naturals onto a completed book of the rank
+            book = next(
+                (
+                    m
+                    for m in reversed(st.all_melds[p])
+                    if m.rank == rank and len(m.cards) >= prof.book_size
+                ),
+                None,
+            )
+            if wilds_in:
+                self.report("R-V4", f"a completed book accepts naturals only, never wilds: {shown}")
                 ok = False
+            if book is None:
+                self.report(
+                    "R-V4", f"'book' entry {shown}: partnership {p} has no completed {rank} book"
+                )
+                book = Meld(rank)  # the cards still lie on the table
+                st.all_melds[p].append(book)
+                ok = False
+            book.cards.extend(cards)
+            return _EntryResult(ok=ok, started=False)
         meld = st.melds[p].get(rank)
         started = meld is None
         if meld is None:
             meld = Meld(rank)
             st.melds[p][rank] = meld
+            st.all_melds[p].append(meld)
+        before = len(meld.cards)
         meld.cards.extend(cards)
+        size = len(meld.cards)
         if started and len(cards) < prof.min_meld:
-            rule = "R-M4" if rank == WILD_RANK else "R-M2"
+            rule = {WILD_RANK: "R-M4", BLACK3: "R-V7"}.get(rank, "R-M2")
             self.report(rule, f"a new meld needs {prof.min_meld}+ cards: {shown}")
             ok = False
-        if len(meld.cards) > prof.book_size:
-            self.report(
-                "R-M6",
-                f"{shown} takes the {rank} meld to {len(meld.cards)} cards (max {prof.book_size})",
-            )
+        cap = prof.book_size
+        if prof.books == "closed" and size > cap:
+            self.report("R-M6", f"{shown} takes the {rank} meld to {size} cards (max {cap})")
             ok = False
-        if rank != WILD_RANK and meld.naturals < prof.wild_ratio * meld.wilds:
+        elif prof.books == "naturals" and size > cap:
+            if started:
+                self.report("R-V4", f"a new meld may not exceed {cap} cards: {shown}")
+                ok = False
+            elif wilds_in:
+                self.report(
+                    "R-V4",
+                    f"{shown} holds a wild and takes the {rank} meld from {before} to {size} "
+                    f"cards: an entry with a wild must leave its meld at {cap} or fewer",
+                )
+                ok = False
+        if rank not in (WILD_RANK, BLACK3) and not prof.ratio_ok(meld.naturals, meld.wilds):
             self.report(
                 "R-M3",
                 f"after {shown} the {rank} meld holds {meld.naturals} naturals and {meld.wilds} "
-                f"wilds (naturals must be >= {prof.wild_ratio} x wilds)",
+                f"wilds ({prof.ratio_text()})",
             )
             ok = False
-        if len(meld.cards) >= prof.book_size:
-            st.books[p].append(meld)
-            del st.melds[p][rank]
+        if size >= cap and prof.books != "grow":
+            del st.melds[p][rank]  # a closed book: the next entry of the rank starts a new meld
         return _EntryResult(ok=ok, started=started)
 
     def _after_meld(self, seat: int, what: str) -> None:
-        """R-F2 after the last Hand card is melded; R-G4/R-X14 on the Foot."""
+        """R-F2 after the last Hand card is melded; R-G4/R-X14 (R-V9, R-G3) on the Foot."""
         st = self.state
         assert st is not None
+        prof = st.profile
         n = st.held_count(seat)
         if not st.on_foot[seat]:
             if n == 0:
                 st.pending_foot = (seat, "R-F2")
             return
-        if n < st.profile.min_cards_on_foot:
-            if st.granted:
+        if n < prof.min_cards_on_foot:
+            if st.granted or prof.individual:  # R-V9: nobody is asked in individual play
                 st.must_go_out = True
             else:
                 self.report(
@@ -692,6 +975,12 @@ class TraceChecker:
                     f"without permission granted this turn (R-X14)",
                 )
         if n == 0:
+            if prof.final_discard_required:
+                self.report(
+                    "R-G3",
+                    f"seat {seat} goes out by a {what}: going out must end with a discard "
+                    "(final_discard_required)",
+                )
             self._cards_gone(seat)
 
     def _cards_gone(self, seat: int) -> None:
@@ -710,28 +999,33 @@ class TraceChecker:
         p = st.partnership(seat)
         if not st.has_books_to_go_out(p):
             have = st.book_counts(p)
-            need = st.profile.books_to_go_out
+            need = st.books_needed()
             self.report(
                 "R-G1",
-                f"partnership {p} goes out with "
+                f"partnership {p} goes out in deal {st.deal} with "
                 + ", ".join(f"{have[k]} {k}" for k in need)
                 + " book(s); needs "
                 + ", ".join(f"{n} {k}" for k, n in need.items()),
             )
         idle = [s for s in st.partners(seat) if not st.on_foot[s]]
-        if idle:
+        if idle and st.profile.partner_foot_required:
             self.report("R-G2", f"seat {seat} goes out but partner(s) {idle} are not on the Foot")
 
     def _on_ask(self, line: dict) -> None:
         st = self.state
         assert st is not None
         seat = st.seat
+        if st.profile.individual:
+            self.report(
+                "R-V9", f"seat {seat} asks permission, but nobody is asked in individual play"
+            )
+            return
         if st.asked:
             self.report("R-G3", f"seat {seat} asks permission a second time this turn")
         if not st.on_foot[seat]:
             self.report("R-G1", f"seat {seat} asks to go out while playing from its Hand")
         idle = [s for s in st.partners(seat) if not st.on_foot[s]]
-        if idle:
+        if idle and st.profile.partner_foot_required:  # R-G2; R-V9 for partnerships of 3
             self.report(
                 "R-G2", f"seat {seat} asks to go out before partner(s) {idle} picked up the Foot"
             )
@@ -744,6 +1038,7 @@ class TraceChecker:
     def _on_discard(self, line: dict) -> None:
         st = self.state
         assert st is not None
+        prof = st.profile
         seat = st.seat
         if st.phase != PLAY:
             self.report("R-T1", f"seat {seat} discards before drawing or picking up")
@@ -751,12 +1046,21 @@ class TraceChecker:
         if not isinstance(card, str) or card not in KINDS:
             self.report("TRACE", f"'card' must be a card name, found {card!r}")
             raise _Desync
+        held = st.held(seat)
+        if not prof.exposes_red3 and held[RED3] and card != RED3:
+            self.report(
+                "R-V6",
+                f"seat {seat} holds {held[RED3]} red three(s) and discards {card}: a red three "
+                "must be discarded while one is held",
+            )
         self._take(seat, Counter({card: 1}), "discards")
         st.pile.append(card)
+        if is_wild(card) and prof.freezes:
+            st.pending_freeze = seat  # R-V8: the `freeze` line comes next
         if st.on_foot[seat]:
             n = st.held_count(seat)
             if n == 0:
-                if not st.granted:
+                if not st.granted and not prof.individual:
                     self.report(
                         "R-G4",
                         f"seat {seat} discards its last Foot card without permission (R-X14)",
@@ -766,10 +1070,11 @@ class TraceChecker:
             if st.must_go_out:
                 self.report(
                     "R-X14",
-                    f"seat {seat} melded below {st.profile.min_cards_on_foot} cards with "
-                    f"permission, so must go out this turn, but keeps {n} card(s)",
+                    f"seat {seat} melded below {prof.min_cards_on_foot} cards "
+                    + ("(individual play, R-V9)" if prof.individual else "with permission")
+                    + f", so must go out this turn, but keeps {n} card(s)",
                 )
-        self._start_turn((seat + 1) % st.profile.players)
+        self._start_turn((seat + 1) % prof.players)
 
     def _on_out(self, line: dict) -> None:
         st = self.state
@@ -780,7 +1085,7 @@ class TraceChecker:
         n = st.held_count(seat)
         if n:
             self.report("R-G3", f"seat {seat} goes out still holding {n} card(s)")
-        if not st.granted:
+        if not st.granted and not st.profile.individual:
             self.report("R-G3", f"seat {seat} goes out without permission granted this turn")
         self._check_going_out(seat)
         st.went_out = st.partnership(seat)
@@ -790,12 +1095,13 @@ class TraceChecker:
     def _on_end(self, line: dict) -> None:
         st = self.state
         assert st is not None
+        prof = st.profile
         reason = line.get("reason")
         if reason == "out":
             if st.phase != OUT:
                 self.report("R-E1", "'end' with reason 'out' but nobody went out")
         elif reason == "stock":
-            short = st.stock_left() < st.profile.draw_size
+            short = st.stock_left() < prof.draw_size
             if st.phase == OUT:
                 self.report("R-E1", "a player went out: the end reason must be 'out'")
             elif not st.pending_end_stock and not (st.phase == BEGIN and short):
@@ -803,13 +1109,48 @@ class TraceChecker:
                 self.report(
                     "R-E1",
                     f"'end' by stock {when} with {st.stock_left()} card(s) in the stock: the "
-                    f"deal ends only when a draw of {st.profile.draw_size} is impossible",
+                    f"deal ends only when a draw of {prof.draw_size} is impossible",
+                )
+            elif not st.pending_end_stock and prof.freezes and st.set_aside:
+                self.report(
+                    "R-V8",
+                    f"'end' by stock while {len(st.set_aside)} set-aside card(s) could be "
+                    "restocked under the stock",
                 )
         else:
             self.report("TRACE", f"'reason' must be 'out' or 'stock', found {reason!r}")
         st.pending_end_stock = False
         st.phase = OVER
         self._check_scores(line)
+
+    def _check_grab22(self, p: int, got: dict) -> int:
+        """R-V11: the random exact-22 bonus part; returns the amount to add to the score."""
+        st = self.state
+        assert st is not None
+        prof = st.profile
+        if prof.grab22_bonus <= 0:
+            if GRAB22 in got:
+                self.report(
+                    "R-V11",
+                    f"partnership {p} breakdown has a '{GRAB22}' part but grab22_bonus is 0",
+                )
+            return 0
+        seats = sum(1 for s in range(prof.players) if st.partnership(s) == p)
+        top = seats * prof.grab22_bonus
+        val = got.get(GRAB22)
+        if (
+            not isinstance(val, int)
+            or isinstance(val, bool)
+            or not 0 <= val <= top
+            or val % prof.grab22_bonus
+        ):
+            self.report(
+                "R-V11",
+                f"partnership {p} breakdown '{GRAB22}' must be a multiple of "
+                f"{prof.grab22_bonus} from 0 to {top}, found {val!r}",
+            )
+            return 0
+        return val
 
     def _check_scores(self, line: dict) -> None:
         st = self.state
@@ -833,11 +1174,15 @@ class TraceChecker:
                         f"partnership {p} breakdown '{key}' must be {exp[key]}, "
                         f"found {got.get(key)!r}",
                     )
-            if scores[p] != exp["score"]:
+            grab = self._check_grab22(p, got)
+            total = exp["score"] + grab
+            if scores[p] != total:
+                shown = ", ".join(f"{k} {exp[k]}" for k, _ in SCORE_PARTS)
+                if st.profile.grab22_bonus > 0:
+                    shown += f", {GRAB22} {grab}"
                 self.report(
                     "R-S",
-                    f"partnership {p} score must be {exp['score']} "
-                    f"({', '.join(f'{k} {exp[k]}' for k, _ in SCORE_PARTS)}), found {scores[p]!r}",
+                    f"partnership {p} score must be {total} ({shown}), found {scores[p]!r}",
                 )
         self._games.setdefault(st.game, {})[st.deal] = [
             v if isinstance(v, int | float) else e["score"]
@@ -853,6 +1198,8 @@ _HANDLERS = {
     "meld": TraceChecker._on_meld,
     "ask": TraceChecker._on_ask,
     "discard": TraceChecker._on_discard,
+    "freeze": TraceChecker._on_freeze,
+    "restock": TraceChecker._on_restock,
     "out": TraceChecker._on_out,
     "end": TraceChecker._on_end,
 }

@@ -4,7 +4,9 @@ Every function takes the lines of one valid trace (a list of dicts, never modifi
 first place where its corruption makes sense, and returns a corrupted deep copy, or None when the
 trace has no such place. Sites are chosen on the checker's replayed state so that the corruption
 stays self-consistent (cards taken out of a meld stay in the player's hand, and so on) and the
-intended rule is the one that breaks. `MUTATIONS` maps each name to (function, expected rule id).
+intended rule is the one that breaks. `MUTATIONS` maps each name to (function, expected rule id)
+for `standard` traces; `PROFILE_MUTATIONS` maps "profile:name" to (function, expected rule id,
+profile whose engine traces it corrupts) for the other rule sets (RULES.md sections 11-13).
 """
 
 from __future__ import annotations
@@ -13,7 +15,7 @@ import copy
 from collections import Counter
 from collections.abc import Callable, Iterator
 
-from .cards import JOKER, NATURALS, RED3, TWO, WILD_RANK, is_wild, rank_of_top
+from .cards import BLACK3, JOKER, NATURALS, RED3, TWO, WILD_RANK, is_wild, rank_of_top
 from .checker import TraceChecker
 from .state import DealState, Meld, value
 
@@ -314,7 +316,7 @@ def out_without_books(lines: Lines) -> Lines | None:
             p = st.partnership(lines[i]["seat"])
             outs[i] = (p, st.book_counts(p), st)
     for i_out, (p, counts, st) in outs.items():
-        need = st.profile.books_to_go_out
+        need = st.books_needed()
         short = {k for k, n in need.items() if counts[k] == n}
         site = _book_site(lines, i_out, p, short) or _move_wild(lines, i_out, p, short)
         if site is not None:
@@ -488,3 +490,280 @@ MUTATIONS: dict[str, tuple[Mutation, str]] = {
     "wrong_end_reason": (wrong_end_reason, "R-E1"),
     "score_off_by_five": (score_off_by_five, "R-S"),
 }
+
+
+# -- profile knobs (RULES.md sections 11-13) -------------------------------------------------
+def _spare_wilds(st: DealState, line: dict) -> list[str]:
+    """Wilds the seat of a meld line holds and does not meld in that line."""
+    spare = st.held(line["seat"]) - _entry_cards(line)
+    return [TWO] * spare[TWO] + [JOKER] * spare[JOKER]
+
+
+def wild_onto_completed_book(lines: Lines) -> Lines | None:
+    """R-V4: a `"book": true` entry (naturals onto a completed book) given a held wild."""
+    for i, st in _replay(lines):
+        line = lines[i]
+        if st is None or line.get("type") != "meld":
+            continue
+        wilds = _spare_wilds(st, line)
+        j = next((j for j, e in enumerate(line["melds"]) if e.get("book")), None)
+        if j is not None and wilds:
+            new = copy.deepcopy(line)
+            new["melds"][j]["cards"].append(wilds[0])
+            return _with(lines, i, new)
+    return None
+
+
+def wild_meld_where_off(lines: Lines) -> Lines | None:
+    """R-M4: a meld line of an opened partnership gets a "W" entry of 3 held wilds although
+    the rule set has no wild melds."""
+    for i, st in _replay(lines):
+        line = lines[i]
+        if st is None or line.get("type") != "meld" or st.profile.wild_melds:
+            continue
+        wilds = _spare_wilds(st, line)
+        if st.opened[st.partnership(line["seat"])] and len(wilds) >= 3:
+            new = copy.deepcopy(line)
+            new["melds"].append({"rank": WILD_RANK, "cards": wilds[:3]})
+            return _with(lines, i, new)
+    return None
+
+
+def red3_kept(lines: Lines) -> Lines | None:
+    """R-V6: a player holding a red three discards another card instead."""
+    for i, st in _replay(lines):
+        line = lines[i]
+        if st is None or line.get("type") != "discard" or line.get("card") != RED3:
+            continue
+        held = st.held(line["seat"])
+        other = next((k for k in sorted(held) if k != RED3 and held[k] > 0), None)
+        if other is not None:
+            return _with(lines, i, {**line, "card": other})
+    return None
+
+
+def deal4_opening_without_book(lines: Lines) -> Lines | None:
+    """R-V5: the concealed book of a deal-4 opening cut to 6 cards (wilds first; the cards
+    taken out stay in the player's hand), so the opening has no 7-card entry."""
+    for i, st in _replay(lines):
+        line = lines[i]
+        if st is None or line.get("type") != "meld" or not st.profile.concealed_opening(st.deal):
+            continue
+        if st.opened[st.partnership(line["seat"])]:
+            continue
+        seen: set[str] = set()
+        big = []
+        for j, e in enumerate(line["melds"]):
+            if e["rank"] not in seen and not e.get("book") and len(e["cards"]) >= 7:
+                big.append(j)
+            seen.add(e["rank"])
+        if len(big) != 1:
+            continue
+        new = copy.deepcopy(line)
+        rank, cards = new["melds"][big[0]]["rank"], new["melds"][big[0]]["cards"]
+        while len(cards) > 6:
+            wild = next((c for c in cards if is_wild(c)), None)
+            cards.remove(wild if wild is not None and rank != WILD_RANK else cards[-1])
+        return _with(lines, i, new)
+    return None
+
+
+def _taken(st: DealState) -> list[str] | None:
+    """The cards a pick-up would take now under the rule set, None where none is allowed."""
+    prof = st.profile
+    if prof.pickup_rule == "whole":
+        n = len(st.pile)
+    elif prof.pickup_rule == "exact":
+        if len(st.pile) < prof.pickup_size:
+            return None
+        n = prof.pickup_size
+    else:
+        n = min(prof.pickup_size, len(st.pile))
+    return st.pile[::-1][:n] if n else None
+
+
+def deal4_opening_by_pickup(lines: Lines) -> Lines | None:
+    """R-V5: in the concealed-book deal, a draw of a not-yet-opened partnership becomes a
+    pick-up of the pile (top card + a held natural pair); the trace is cut after it."""
+    for i, st in _replay(lines):
+        line = lines[i]
+        if st is None or line.get("type") != "draw" or not st.profile.concealed_opening(st.deal):
+            continue
+        seat = line["seat"]
+        taken = _taken(st)
+        if st.opened[st.partnership(seat)] or not taken or taken[0] not in NATURALS:
+            continue
+        top = taken[0]
+        if st.held(seat)[top] >= 2:
+            pickup = {
+                "type": "pickup",
+                "seat": seat,
+                "taken": taken,
+                "melds": [{"rank": top, "cards": [top] * 3}],
+            }
+            return copy.deepcopy(lines[:i]) + [pickup]
+    return None
+
+
+def pickup_short_pile(lines: Lines) -> Lines | None:
+    """R-PU: where a pick-up takes exactly pickup_size cards, a draw becomes a pick-up of a
+    shorter pile (top natural + a held pair); the trace is cut after it."""
+    for i, st in _replay(lines):
+        line = lines[i]
+        if st is None or line.get("type") != "draw" or st.profile.pickup_rule != "exact":
+            continue
+        seat = line["seat"]
+        if not 0 < len(st.pile) < st.profile.pickup_size:
+            continue
+        top = st.pile[-1]
+        if top in NATURALS and st.held(seat)[top] >= 2:
+            pickup = {
+                "type": "pickup",
+                "seat": seat,
+                "taken": st.pile[::-1],
+                "melds": [{"rank": top, "cards": [top] * 3}],
+            }
+            return copy.deepcopy(lines[:i]) + [pickup]
+    return None
+
+
+def ask_in_individual_play(lines: Lines) -> Lines | None:
+    """R-V9: an `ask` line (granted) right after a draw in individual play."""
+    for i, st in _replay(lines):
+        line = lines[i]
+        if st is None or line.get("type") != "draw" or not st.profile.individual:
+            continue
+        if i + 1 < len(lines) and lines[i + 1].get("type") != "red3":
+            out = copy.deepcopy(lines)
+            out.insert(i + 1, {"type": "ask", "seat": line["seat"], "granted": True})
+            return out
+    return None
+
+
+def out_without_final_discard(lines: Lines) -> Lines | None:
+    """R-G3: where going out needs a final discard, the last card is melded instead and the
+    player goes out by that meld.
+
+    First choice: the card joins the partnership's meld of its rank (nothing else breaks).
+    Failing that, a natural card starts a meld of its own (a 1-card meld: R-M2 is reported too).
+    """
+    sites: list[tuple[int, dict, bool]] = []
+    for i, st in _replay(lines):
+        line = lines[i]
+        nxt = lines[i + 1] if i + 1 < len(lines) else {}
+        if st is None or line.get("type") != "discard" or nxt.get("type") != "out":
+            continue
+        card = line["card"]
+        if not st.profile.final_discard_required or card not in NATURALS:
+            continue
+        meld = {"type": "meld", "seat": line["seat"], "melds": [{"rank": card, "cards": [card]}]}
+        sites.append((i, meld, card in st.melds[st.partnership(line["seat"])]))
+    best = sorted(sites, key=lambda site: not site[2])
+    return _with(lines, best[0][0], best[0][1]) if best else None
+
+
+def wild_discard_without_freeze(lines: Lines) -> Lines | None:
+    """R-V8: a discarded wild whose `freeze` line is missing."""
+    i = _first(lines, "freeze")
+    return None if i is None else _with(lines, i, None)
+
+
+def draw_without_restock(lines: Lines) -> Lines | None:
+    """R-V8: a short stock with set-aside cards, and no `restock` line before the draw."""
+    i = _first(lines, "restock")
+    return None if i is None else _with(lines, i, None)
+
+
+def black3_meld_with_wild(lines: Lines) -> Lines | None:
+    """R-V7: a black-three meld entry given a held wild."""
+    for i, st in _replay(lines):
+        line = lines[i]
+        if st is None or line.get("type") != "meld":
+            continue
+        wilds = _spare_wilds(st, line)
+        j = next((j for j, e in enumerate(line["melds"]) if e["rank"] == BLACK3), None)
+        if j is not None and wilds:
+            new = copy.deepcopy(line)
+            new["melds"][j]["cards"].append(wilds[0])
+            return _with(lines, i, new)
+    return None
+
+
+def deal4_out_with_early_books(lines: Lines) -> Lines | None:
+    """R-G1: a deal (1-3) that ended by going out with fewer books than deal 4 needs, cut out
+    and relabelled as deal 4: seats are rotated so that deal 4's first player opens it, and the
+    partnership-indexed `end` lists rotate with them. The going out is then short of books."""
+    found: tuple[int, DealState] | None = None
+    for i, st in _replay(lines):
+        if st is None or lines[i].get("type") != "out" or st.deal >= 4:
+            continue
+        p = st.partnership(lines[i]["seat"])
+        counts = st.book_counts(p)
+        need = st.profile.books_needed(4)
+        if any(counts[k] < v for k, v in need.items()):
+            found = (i, copy.deepcopy(st))
+            break
+    if found is None:
+        return None
+    i_out, st = found
+    prof = st.profile
+    start = _deal_start(lines, i_out)
+    stop = next(j for j in range(i_out, len(lines)) if lines[j].get("type") == "end")
+    players, parts = prof.players, prof.partnerships
+    shift = ((prof.dealer(4) + 1) - (prof.dealer(st.deal) + 1)) % players
+    out = copy.deepcopy(lines[start : stop + 1])
+    head = out[0]
+    head["deal"], head["dealer"] = 4, prof.dealer(4)
+    for key in ("hands", "feet"):
+        head[key] = [head[key][(s - shift) % players] for s in range(players)]
+    for line in out[1:]:
+        if isinstance(line.get("seat"), int):
+            line["seat"] = (line["seat"] + shift) % players
+    end = out[-1]
+    for key in ("scores", "breakdown"):
+        end[key] = [end[key][(p - shift) % parts] for p in range(parts)]
+    return out
+
+
+# Profile-specific corruptions: name -> (function, expected rule id, profile of the traces).
+PROFILE_MUTATIONS: dict[str, tuple[Mutation, str, str]] = {
+    "eleven:wild_onto_completed_book": (wild_onto_completed_book, "R-V4", "eleven"),
+    "eleven:wild_meld_where_off": (wild_meld_where_off, "R-M4", "eleven"),
+    "eleven:red3_kept": (red3_kept, "R-V6", "eleven"),
+    "saskatchewan:deal4_opening_without_book": (
+        deal4_opening_without_book,
+        "R-V5",
+        "saskatchewan",
+    ),
+    "saskatchewan:deal4_opening_by_pickup": (deal4_opening_by_pickup, "R-V5", "saskatchewan"),
+    "simpson:pickup_short_pile": (pickup_short_pile, "R-PU", "simpson"),
+    "simpson:ask_in_individual_play": (ask_in_individual_play, "R-V9", "simpson"),
+    "simpson:out_without_final_discard": (out_without_final_discard, "R-G3", "simpson"),
+    "simpson:wild_meld_where_off": (wild_meld_where_off, "R-M4", "simpson"),
+    "simpson:red3_kept": (red3_kept, "R-V6", "simpson"),
+    "brouillette:wild_discard_without_freeze": (wild_discard_without_freeze, "R-V8", "brouillette"),
+    "brouillette:draw_without_restock": (draw_without_restock, "R-V8", "brouillette"),
+    "brouillette:black3_meld_with_wild": (black3_meld_with_wild, "R-V7", "brouillette"),
+    "brouillette:red3_kept": (red3_kept, "R-V6", "brouillette"),
+    "brouillette:ask_in_individual_play": (ask_in_individual_play, "R-V9", "brouillette"),
+    "brouillette-partners:deal4_out_with_early_books": (
+        deal4_out_with_early_books,
+        "R-G1",
+        "brouillette-partners",
+    ),
+    "brouillette-partners:wild_discard_without_freeze": (
+        wild_discard_without_freeze,
+        "R-V8",
+        "brouillette-partners",
+    ),
+    "brouillette-partners:black3_meld_with_wild": (
+        black3_meld_with_wild,
+        "R-V7",
+        "brouillette-partners",
+    ),
+}
+# Rule-set-independent corruptions, run on every non-standard profile too.
+for _profile in ("eleven", "saskatchewan", "simpson", "brouillette", "brouillette-partners"):
+    for _name in ("wrong_card_drawn", "discard_not_held", "score_off_by_five"):
+        _fn, _rule = MUTATIONS[_name]
+        PROFILE_MUTATIONS[f"{_profile}:{_name}"] = (_fn, _rule, _profile)
