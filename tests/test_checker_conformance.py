@@ -9,9 +9,9 @@ from sim.profiles import PROFILES
 from sim.rules import Rules
 from sim.trace import trace_games
 from tests.conftest import MATCHUPS
+from tests.trace_checker import check_trace
 
 ALL = {**MATCHUPS, "tactician": ("tactician", "tactician"), "cautious": ("cautious", "greedy")}
-from tests.trace_checker import check_trace
 
 SEEDS = 25
 GAMES_PER_SEED = 20  # 25 x 20 games x 4 deals = 2,000 deals
