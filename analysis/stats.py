@@ -1,7 +1,16 @@
-"""Interval estimates used by every summary and report."""
+"""Interval estimates and tests used by every summary and report.
+
+Thin wrappers around statsmodels and scipy, so that every report computes a rate, a mean or a
+correction the same way and the tests can check each one against the library once.
+"""
 
 from __future__ import annotations
 
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numpy as np
 from statsmodels.stats.proportion import proportion_confint
 
 
@@ -11,3 +20,98 @@ def wilson_interval(successes: float, n: int, level: float = 0.95) -> tuple[floa
         raise ValueError("an interval needs at least one observation")
     low, high = proportion_confint(successes, n, alpha=1 - level, method="wilson")
     return float(low), float(high)
+
+
+@dataclass(frozen=True)
+class MeanEstimate:
+    """A sample mean with its standard error, t-interval and two-sided p-value against 0."""
+
+    n: int
+    mean: float
+    se: float
+    low: float
+    high: float
+    p_value: float
+
+    def scaled(self, factor: float) -> MeanEstimate:
+        """The same estimate in other units (per deal = per game / deals per game)."""
+        lo, hi = sorted((self.low * factor, self.high * factor))
+        return MeanEstimate(self.n, self.mean * factor, self.se * abs(factor), lo, hi,
+                            self.p_value)
+
+
+def mean_estimate(values: np.ndarray, level: float = 0.95) -> MeanEstimate:
+    """Mean, standard error, t-interval and one-sample t-test p-value (H0: mean = 0).
+
+    A sample with no spread (a strategy paired with itself gives d = 0 for every game) has an
+    exact answer: the interval is the point and p is 1 when the mean is 0, else 0; scipy
+    would return NaN.
+    """
+    from scipy import stats
+
+    x = np.asarray(values, dtype=np.float64)
+    n = len(x)
+    if n < 2:
+        raise ValueError("a mean with an interval needs at least two observations")
+    mean = float(x.mean())
+    sd = float(x.std(ddof=1))
+    se = sd / math.sqrt(n)
+    if se == 0.0:
+        return MeanEstimate(n, mean, 0.0, mean, mean, 1.0 if mean == 0 else 0.0)
+    t = float(stats.t.ppf(0.5 + level / 2, n - 1))
+    p = float(stats.ttest_1samp(x, 0.0).pvalue)
+    return MeanEstimate(n, mean, se, mean - t * se, mean + t * se, p)
+
+
+def mean_from_sums(n: int, total: float, total_sq: float,
+                   level: float = 0.95) -> MeanEstimate:
+    """``mean_estimate`` from a count, a sum and a sum of squares (a lazy scan's aggregates),
+    so a column of ten million values never has to be in memory."""
+    from scipy import stats
+
+    if n < 2:
+        raise ValueError("a mean with an interval needs at least two observations")
+    mean = total / n
+    var = max((total_sq - n * mean * mean) / (n - 1), 0.0)
+    se = math.sqrt(var / n)
+    if se == 0.0:
+        return MeanEstimate(n, mean, 0.0, mean, mean, 1.0 if mean == 0 else 0.0)
+    t = float(stats.t.ppf(0.5 + level / 2, n - 1))
+    p = float(2 * stats.t.sf(abs(mean / se), n - 1))
+    return MeanEstimate(n, mean, se, mean - t * se, mean + t * se, p)
+
+
+def holm(p_values: Sequence[float], alpha: float = 0.05) -> list[float]:
+    """Holm-adjusted p-values: comparing each to ``alpha`` keeps the chance of any false
+    call across the whole family under ``alpha``."""
+    from statsmodels.stats.multitest import multipletests
+
+    if len(p_values) == 0:
+        return []
+    _, adjusted, _, _ = multipletests(np.asarray(p_values, dtype=np.float64), alpha=alpha,
+                                      method="holm")
+    return [float(p) for p in adjusted]
+
+
+def hist_quantile_interval(values: np.ndarray, counts: np.ndarray, q: float,
+                           level: float = 0.95) -> tuple[float, float, float]:
+    """Quantile ``q`` of a histogram (lower order statistic) and its distribution-free
+    interval from binomial order statistics, so medians and percentiles carry uncertainty
+    too without any model of the distribution."""
+    from scipy import stats
+
+    order = np.argsort(values)
+    v = np.asarray(values)[order]
+    cum = np.cumsum(np.asarray(counts, dtype=np.int64)[order])
+    n = int(cum[-1]) if len(cum) else 0
+    if n == 0:
+        return math.nan, math.nan, math.nan
+
+    def at(rank: int) -> float:  # 0-based order statistic
+        rank = min(max(rank, 0), n - 1)
+        return float(v[int(np.searchsorted(cum, rank, side="right"))])
+
+    alpha = 1 - level
+    lo_rank = int(stats.binom.ppf(alpha / 2, n, q)) - 1
+    hi_rank = int(stats.binom.ppf(1 - alpha / 2, n, q))
+    return at(math.ceil(q * n) - 1), at(lo_rank), at(hi_rank)

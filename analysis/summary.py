@@ -1,4 +1,8 @@
-"""The summary ``handfoot simulate`` prints: win rates, scores, deal lengths, endings, books."""
+"""The summary ``handfoot simulate`` prints: win rates, scores, deal lengths, endings, books.
+
+Every number comes from a mergeable aggregate (analysis.aggregate), so the summary of a run of
+millions of deals is built from per-chunk aggregates without loading the records.
+"""
 
 from __future__ import annotations
 
@@ -6,6 +10,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from analysis.aggregate import END_OUT, END_STOCK, Aggregate, aggregate_records
 from analysis.stats import wilson_interval
 
 
@@ -45,42 +50,42 @@ def game_totals(records: np.ndarray, deals_per_game: int) -> np.ndarray:
 
 
 def summarize(records: np.ndarray, deals_per_game: int, team_strategies: list[str]) -> Summary:
-    totals = game_totals(records, deals_per_game)
-    games, teams = totals.shape
-    best = totals.max(axis=1, keepdims=True)
-    is_best = totals == best
-    n_best = is_best.sum(axis=1, keepdims=True)
-    credit = np.where(is_best, 1.0 / n_best, 0.0)  # R-X7: a tie is shared
+    """The summary of in-memory records (whole games in order)."""
+    return summary_from_aggregate(aggregate_records(records, deals_per_game), team_strategies)
+
+
+def summary_from_aggregate(agg: Aggregate, team_strategies: list[str]) -> Summary:
+    """The summary of merged per-chunk aggregates: the same numbers ``summarize`` gives on the
+    concatenated records, without holding them (analysis.aggregate)."""
     team_rows = []
-    for t in range(teams):
-        wins = float(credit[:, t].sum())
-        low, high = wilson_interval(wins, games)
+    for t in range(agg.teams):
+        wins = agg.win_share(t)
+        low, high = wilson_interval(wins, agg.games)
         team_rows.append(
             TeamSummary(
                 team=t,
                 strategy=team_strategies[t],
-                win_rate=wins / games,
+                win_rate=wins / agg.games,
                 win_low=low,
                 win_high=high,
-                mean_score_per_deal=float(records["score"][:, t].mean()),
-                mean_books_clean=float(records["books_clean"][:, t].mean()),
-                mean_books_dirty=float(records["books_dirty"][:, t].mean()),
-                mean_books_wild=float(records["books_wild"][:, t].mean()),
+                mean_score_per_deal=agg.score_sum[t] / agg.deals,
+                mean_books_clean=agg.books_clean[t] / agg.deals,
+                mean_books_dirty=agg.books_dirty[t] / agg.deals,
+                mean_books_wild=agg.books_wild[t] / agg.deals,
             )
         )
-    turns = records["turns"].astype(np.float64)
     return Summary(
-        games=games,
-        deals=len(records),
+        games=agg.games,
+        deals=agg.deals,
         teams=team_rows,
-        ties=int((n_best[:, 0] > 1).sum()),
-        turns_mean=float(turns.mean()),
-        turns_median=float(np.median(turns)),
-        turns_p5=float(np.percentile(turns, 5)),
-        turns_p95=float(np.percentile(turns, 95)),
-        share_out=float((records["end_reason"] == 1).mean()),
-        share_stock=float((records["end_reason"] == 2).mean()),
-        truncated=int(records["truncated"].sum()),
+        ties=agg.ties,
+        turns_mean=agg.turns_mean(),
+        turns_median=agg.turns_median(),
+        turns_p5=agg.turns_quantile(0.05),
+        turns_p95=agg.turns_quantile(0.95),
+        share_out=agg.end_reasons.get(END_OUT, 0) / agg.deals,
+        share_stock=agg.end_reasons.get(END_STOCK, 0) / agg.deals,
+        truncated=agg.truncated,
     )
 
 

@@ -1,4 +1,5 @@
-"""``make bench``: one JSON line per measurement (deals/s/core, compile time, memory).
+"""``make bench``: one JSON line per measurement (deals/s/core, compile time, memory, and the
+speed-up of 2 workers over 1 on a 1,000,000-game ``simulate`` run).
 
 Throughput excludes compilation: the engine is warmed first and the compile cost is measured
 separately, cold (empty cache) and cached, each in a fresh process.
@@ -14,6 +15,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from pathlib import Path
 
 import numba
 import numpy as np
@@ -78,12 +80,45 @@ def throughput(name: str, team_strategies: list[str], games: int, rules: Rules) 
     })
 
 
+def parallel_speedup(games: int, rules: Rules, workers: int = 2) -> None:
+    """Wall time of the whole ``handfoot simulate`` pipeline (chunks, Parquet files, manifest)
+    on ``games`` games with 1 worker and with ``workers``, pool start-up included."""
+    from sim.runner import simulate_to
+    from sim.runs import RunSpec
+
+    seats = seats_for_teams(["greedy", "greedy"], rules.players)
+    spec = RunSpec(rules=rules, profile="standard", team_strategies=("greedy", "greedy"),
+                   seat_strategies=tuple(seats), seed=12345, games=games, chunk_size=5000)
+    play(rules, seats, 0, 0, 1)  # compile or load from cache: not timed
+    seconds = {}
+    with tempfile.TemporaryDirectory() as tmp:
+        for jobs in (1, workers):
+            start = time.perf_counter()
+            simulate_to(Path(tmp) / f"jobs{jobs}", spec, jobs=jobs)
+            seconds[jobs] = time.perf_counter() - start
+    deals = games * rules.deals_per_game
+    _emit({
+        "measure": "parallel_speedup", "matchup": "greedy-vs-greedy", "profile": "standard",
+        "games": games, "deals": deals, "workers": workers,
+        "seconds_1_worker": round(seconds[1], 2), f"seconds_{workers}_workers":
+        round(seconds[workers], 2),
+        "deals_per_second_1_worker": round(deals / seconds[1]),
+        f"deals_per_second_{workers}_workers": round(deals / seconds[workers]),
+        "speedup": round(seconds[1] / seconds[workers], 3),
+    })
+
+
 def main() -> None:
     rules = Rules()
     compile_seconds()
     throughput("greedy-vs-greedy", ["greedy", "greedy"], 25_000, rules)
     throughput("random-vs-random", ["random", "random"], 10_000, rules)
     throughput("greedy-vs-random", ["greedy", "random"], 10_000, rules)
+    # The 2-worker speed-up on a 1,000,000-game run takes a few minutes; set
+    # HANDFOOT_BENCH_SPEEDUP_GAMES=0 to skip it (or to another number of games).
+    games = int(os.environ.get("HANDFOOT_BENCH_SPEEDUP_GAMES", "1000000"))
+    if games > 0:
+        parallel_speedup(games, rules)
 
 
 if __name__ == "__main__":

@@ -38,14 +38,17 @@ def test_bad_input_gets_one_line_and_exit_code_2(args, says):
     assert "Traceback" not in result.stderr
 
 
-def test_simulate_prints_the_summary():
+def test_simulate_prints_the_summary(tmp_path):
     result = handfoot("simulate", "--games", "200", "--team0", "greedy", "--team1", "random",
-                      "--jobs", "1")
+                      "--jobs", "1", "--out-dir", str(tmp_path))
     assert result.returncode == 0, result.stderr
     out = result.stdout
     for needle in ("200 games, 800 deals", "95% CI (Wilson)", "deal length in turns",
-                   "deals ended by going out", "greedy", "random"):
+                   "deals ended by going out", "greedy", "random", f"run: {tmp_path}/"):
         assert needle in out
+    (run,) = tmp_path.iterdir()  # the run folder: one Parquet chunk and the manifest
+    assert sorted(p.name for p in run.iterdir() if not p.name.startswith(".")) == \
+        ["chunk-000000.parquet", "manifest.json"]
 
 
 def test_trace_writes_json_lines(tmp_path):

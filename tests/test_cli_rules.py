@@ -40,7 +40,8 @@ def test_rule_file_with_a_base_profile_and_overrides(tmp_path):
     assert rules.books == "grow"  # the rest comes from the base
     result = handfoot("rules", "show", str(path))
     assert "going_out_bonus = 250" in result.stdout
-    result = handfoot("simulate", "--games", "20", "--jobs", "1", "--rules", str(path))
+    result = handfoot("simulate", "--games", "20", "--jobs", "1", "--rules", str(path),
+                      "--out-dir", str(tmp_path / "runs"))
     assert result.returncode == 0, result.stderr
 
 
@@ -54,7 +55,7 @@ def test_rule_file_with_a_base_profile_and_overrides(tmp_path):
         ("players = 9", "rule 'players': 9 is outside 2..6"),
         ("decks = 1", "rule 'decks': 54 cards cannot deal 4 x (13 + 13) + 1 = 105"),
         ("wild_melds = false", "rule 'out_wild_books': wild books are required"),
-        ("out_clean_books = 20", "cannot be made"),
+        ("out_wild_books = 5", "cannot be made"),
         ("players = 5", "rule 'partnerships': 2 partnerships do not divide 5 players"),
         ("base = \"nope\"", "unknown rule profile 'nope'"),
         ("decks = [", "is not valid TOML"),
@@ -63,7 +64,8 @@ def test_rule_file_with_a_base_profile_and_overrides(tmp_path):
 def test_invalid_rule_files_are_refused_before_play(tmp_path, toml, says):
     path = tmp_path / "bad.toml"
     path.write_text(toml + "\n")
-    for command in (["simulate", "--games", "5", "--jobs", "1"], ["trace", "--out",
+    for command in (["simulate", "--games", "5", "--jobs", "1", "--out-dir",
+                     str(tmp_path / "runs")], ["trace", "--out",
                                                                    str(tmp_path / "t.jsonl")]):
         result = handfoot(*command, "--rules", str(path))
         assert result.returncode == 2

@@ -32,10 +32,11 @@ def test_a_strategy_file_plays_for_a_partnership(tmp_path):
     path = tmp_path / "hoarder.toml"
     path.write_text('base = "tactician"\nhold_wilds = 2\n')
     result = handfoot("simulate", "--games", "20", "--jobs", "1", "--team0", str(path),
-                      "--team1", "greedy")
+                      "--team1", "greedy", "--out-dir", str(tmp_path / "runs"))
     assert result.returncode == 0, result.stderr
     bad = tmp_path / "bad.toml"
     bad.write_text('base = "tactician"\nhold_wilds = 7\n')
-    result = handfoot("simulate", "--games", "20", "--team0", str(bad))
+    result = handfoot("simulate", "--games", "20", "--team0", str(bad), "--out-dir",
+                      str(tmp_path / "runs"))
     assert result.returncode == 2 and "outside 0..3" in result.stderr
     assert len(result.stderr.strip().splitlines()) == 1

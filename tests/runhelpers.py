@@ -1,0 +1,87 @@
+"""Shared helpers for the run-folder tests: specs, runs in-process, records, file identities."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import polars as pl
+import pytest
+
+from sim.api import seats_for_teams
+from sim.rules import Rules
+from sim.runner import simulate_to
+from sim.runs import MANIFEST, Run, RunSpec, UntilCI
+
+RULES = Rules()
+TEAMS = ("greedy", "random")
+
+
+def spec_for(games: int, chunk_size: int, seed: int = 9, teams: tuple[str, str] = TEAMS,
+             keep_records: bool = True, until_ci: UntilCI | None = None) -> RunSpec:
+    seats = tuple(seats_for_teams(list(teams), RULES.players))
+    return RunSpec(rules=RULES, profile="standard", team_strategies=teams,
+                   seat_strategies=seats, seed=seed, games=games, chunk_size=chunk_size,
+                   keep_records=keep_records, until_ci=until_ci)
+
+
+def run_in(path: Path, spec: RunSpec | None, jobs: int = 1, **kw) -> Run:
+    run, _, _ = simulate_to(path, spec, jobs=jobs, **kw)
+    return run
+
+
+def records(path: Path) -> pl.DataFrame:
+    return Run.open(path).scan().sort(["game", "deal"]).collect()
+
+
+def manifest(path: Path) -> dict:
+    return json.loads((path / MANIFEST).read_text())
+
+
+def file_ids(path: Path) -> dict[str, tuple[int, int, int]]:
+    """(inode, mtime_ns, size) of every file in a run folder: unchanged means untouched."""
+    out = {}
+    for f in sorted(path.iterdir()):
+        st = f.stat()
+        out[f.name] = (st.st_ino, st.st_mtime_ns, st.st_size)
+    return out
+
+
+def cli(capsys, *args: str) -> tuple[int, str, str]:
+    """``handfoot ARGS`` in this process (fast: the engine is already loaded)."""
+    from sim.cli import main
+
+    try:
+        main(list(args))
+        code = 0
+    except SystemExit as exc:
+        code = exc.code if isinstance(exc.code, int) else 1
+    out = capsys.readouterr()
+    return code, out.out, out.err
+
+
+def start_cli(*args: str, cwd: Path) -> subprocess.Popen:
+    """``handfoot ARGS`` in its own process group, as a terminal would run it."""
+    return subprocess.Popen([sys.executable, "-m", "sim.cli", *args], cwd=cwd,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            start_new_session=True, env=dict(os.environ))
+
+
+def wait_for_chunks(path: Path, n: int, proc: subprocess.Popen, timeout: float = 120) -> dict:
+    """Poll the manifest until at least ``n`` chunks are recorded done."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if proc.poll() is not None:
+            pytest.fail(f"run ended before it could be killed: {proc.communicate()}")
+        try:
+            m = manifest(path)
+        except (OSError, json.JSONDecodeError):
+            m = None
+        if m and sum(c["status"] == "done" for c in m["chunks"]) >= n:
+            return m
+        time.sleep(0.01)
+    pytest.fail("no chunks recorded in time")
