@@ -64,20 +64,24 @@ def compile_seconds() -> None:
     _emit({"measure": "compile_seconds", "cold": round(runs[0], 2), "cached": round(runs[1], 3)})
 
 
-def throughput(name: str, team_strategies: list[str], games: int, rules: Rules) -> None:
+def throughput(name: str, team_strategies: list[str], games: int, rules: Rules,
+               profile: str = "standard") -> float:
+    """Deals per second on one core, compilation excluded; returns the rate."""
     seats = seats_for_teams(team_strategies, rules.players)
     st = make_state(rules, seats)
     play(rules, seats, 0, 0, 1, state=st)  # compile or load from cache: not timed
     start = time.perf_counter()
     rec = play(rules, seats, 12345, 0, games, state=st)
     elapsed = time.perf_counter() - start
+    rate = len(rec) / elapsed
     _emit({
-        "measure": "deals_per_second_one_core", "matchup": name, "profile": "standard",
+        "measure": "deals_per_second_one_core", "matchup": name, "profile": profile,
         "deals": int(len(rec)), "seconds": round(elapsed, 3),
-        "deals_per_second": round(len(rec) / elapsed),
+        "deals_per_second": round(rate),
         "mean_turns": round(float(rec["turns"].mean()), 1),
         "peak_rss_mib": round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, 1),
     })
+    return rate
 
 
 def parallel_speedup(games: int, rules: Rules, workers: int = 2) -> None:
@@ -111,9 +115,21 @@ def parallel_speedup(games: int, rules: Rules, workers: int = 2) -> None:
 def main() -> None:
     rules = Rules()
     compile_seconds()
-    throughput("greedy-vs-greedy", ["greedy", "greedy"], 25_000, rules)
+    greedy = throughput("greedy-vs-greedy", ["greedy", "greedy"], 25_000, rules)
     throughput("random-vs-random", ["random", "random"], 10_000, rules)
     throughput("greedy-vs-random", ["greedy", "random"], 10_000, rules)
+    for strategy in ("tactician", "cautious"):
+        rate = throughput(f"{strategy}-vs-{strategy}", [strategy, strategy], 10_000, rules)
+        _emit({"measure": "strategy_speed_vs_greedy", "strategy": strategy,
+               "ratio": round(rate / greedy, 3)})
+    from sim.profiles import PROFILES
+
+    for name, (profile_rules, _) in PROFILES.items():
+        if name == "standard":
+            continue
+        rate = throughput("greedy-all-seats", ["greedy", "greedy"], 10_000, profile_rules, name)
+        _emit({"measure": "profile_speed_vs_standard", "profile": name,
+               "ratio": round(rate / greedy, 3)})
     # The 2-worker speed-up on a 1,000,000-game run takes a few minutes; set
     # HANDFOOT_BENCH_SPEEDUP_GAMES=0 to skip it (or to another number of games).
     games = int(os.environ.get("HANDFOOT_BENCH_SPEEDUP_GAMES", "1000000"))
