@@ -277,24 +277,12 @@ def aggregate_columns(cols: Mapping[str, np.ndarray], deals_per_game: int,
     )
 
 
-def flat_columns(records: np.ndarray) -> dict[str, np.ndarray]:
-    """Flat columns of a structured record array (as ``sim.records.flatten``), without
-    importing the compiled engine; accepts any subset of the record fields."""
-    cols: dict[str, np.ndarray] = {}
-    for name in records.dtype.names:
-        values = records[name]
-        if values.ndim == 1:
-            cols[name] = values
-        else:
-            for i in range(values.shape[1]):
-                cols[f"{name}_{i}"] = values[:, i]
-    return cols
-
-
 def aggregate_records(records: np.ndarray, deals_per_game: int) -> Aggregate:
     """``aggregate_columns`` for a structured record array (``sim.records.record_dtype``)."""
+    from sim.records import flatten
+
     teams = records["score"].shape[1]
-    return aggregate_columns(flat_columns(records), deals_per_game, teams)
+    return aggregate_columns(flatten(records), deals_per_game, teams)
 
 
 def merge_all(aggregates: Iterable[Aggregate], teams: int) -> Aggregate:

@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-import tomllib
 from dataclasses import fields
 from pathlib import Path
 
 from sim.rules import Rules, RulesError, replace
+from sim.tomlfile import read_toml
 
 STANDARD = Rules()
 
@@ -98,13 +98,5 @@ def load_rules(spec: str) -> Rules:
         return PROFILES[spec][0]
     path = Path(spec)
     if spec.endswith(".toml") or path.exists():
-        try:
-            data = tomllib.loads(path.read_text(encoding="utf-8"))
-        except FileNotFoundError:
-            raise RulesError(f"rule file {spec} does not exist") from None
-        except (OSError, UnicodeDecodeError) as exc:
-            raise RulesError(f"cannot read rule file {spec}: {exc}") from None
-        except tomllib.TOMLDecodeError as exc:
-            raise RulesError(f"rule file {spec} is not valid TOML: {exc}") from None
-        return rules_from_mapping(data, spec)
+        return rules_from_mapping(read_toml(spec, "rule file", RulesError), spec)
     return get_profile(spec)

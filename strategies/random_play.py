@@ -121,10 +121,7 @@ def meld_phase(st, seat: int) -> int:
 
 @njit(cache=True)
 def go_out(st, seat: int) -> int:
-    n, discard = tk.plan_go_out(st, seat, st.entries)
-    if n > 0:
-        lay_line(st, seat, st.entries, n)
-    return discard
+    return tk.meld_out(st, seat)
 
 
 @njit(cache=True)

@@ -10,13 +10,13 @@ parameter values::
 
 from __future__ import annotations
 
-import tomllib
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
 import numpy as np
 
+from sim.tomlfile import read_toml
 from strategies import dispatch
 from strategies.params import PARAM_INDEX, PARAMS
 
@@ -115,15 +115,7 @@ def load(spec: str) -> StrategyInfo:
         return REGISTRY[spec]
     path = Path(spec)
     if spec.endswith(".toml") or path.exists():
-        try:
-            data = tomllib.loads(path.read_text(encoding="utf-8"))
-        except FileNotFoundError:
-            raise StrategyError(f"strategy file {spec} does not exist") from None
-        except (OSError, UnicodeDecodeError) as exc:
-            raise StrategyError(f"cannot read strategy file {spec}: {exc}") from None
-        except tomllib.TOMLDecodeError as exc:
-            raise StrategyError(f"strategy file {spec} is not valid TOML: {exc}") from None
-        return from_mapping(data, spec)
+        return from_mapping(read_toml(spec, "strategy file", StrategyError), spec)
     return get(spec)
 
 

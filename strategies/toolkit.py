@@ -29,6 +29,7 @@ from sim.melds import (
     copy_melds,
     entry_points,
     held_count,
+    lay_line,
     needs_concealed_book,
     opening_minimum,
     place_entry,
@@ -329,6 +330,16 @@ def plan_go_out(st, seat: int, entries):
                     discard = k
         return n, discard
     return -1, -1
+
+
+@njit(cache=True)
+def meld_out(st, seat: int) -> int:
+    """After a grant: lay the going-out plan; return the final discard or -1 (the go_out hook
+    most strategies share)."""
+    n, discard = plan_go_out(st, seat, st.entries)
+    if n > 0:
+        lay_line(st, seat, st.entries, n)
+    return discard
 
 
 @njit(cache=True)
