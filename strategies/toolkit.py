@@ -12,6 +12,7 @@ from __future__ import annotations
 from numba import njit
 
 from sim.cards import (
+    BLACK3,
     BLACK3_RANK,
     CARD_VALUE,
     JOKER,
@@ -305,12 +306,31 @@ def _plan_everything(st, seat: int, entries, held_back: int) -> int:
 
 
 @njit(cache=True)
+def surely_stuck(st, seat: int) -> bool:
+    """A cheap test that rules going out out: two or more held cards that no meld can take
+    (a lone natural with no meld of its rank on the table, a three that cannot be melded)."""
+    team = team_of(st, seat)
+    stuck = st.hand[seat, RED3]
+    if st.rules[R_BLACK3_MELDS] == 0:
+        stuck += st.hand[seat, BLACK3]
+    for rank in range(N_NATURALS):
+        if st.hand[seat, rank] == 1 and (st.rules[R_BOOKS] != BOOKS_NATURALS
+                                         or st.rank_books[team, rank] == 0):
+            m = st.meld[team, rank]  # (R-V4 lets a lone natural join a closed book)
+            if m[M_NAT] + m[M_TWO] + m[M_JOKER] == 0:
+                stuck += 1
+    return stuck > 1
+
+
+@njit(cache=True)
 def plan_go_out(st, seat: int, entries):
     """A way to meld everything but at most one card, meeting R-G1. Returns (entries, discard).
 
     Entries is -1 when no way is found. The discard is -1 when the last meld empties the hand.
     Where a final discard is required, one card is held back for it.
     """
+    if surely_stuck(st, seat):
+        return -1, -1
     final_discard = st.rules[R_FINAL_DISCARD] == 1
     for held_back in range(-1, N_KINDS):
         if held_back >= 0 and (not final_discard or st.hand[seat, held_back] == 0):
