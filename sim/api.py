@@ -42,6 +42,13 @@ def play(
 
 
 def seats_for_teams(team_strategies: Sequence[str], players: int) -> list[str]:
-    """Seat s plays its partnership's strategy (partnership = seat mod teams)."""
-    teams = len(team_strategies)
-    return [team_strategies[s % teams] for s in range(players)]
+    """Seat s plays strategy s mod len(strategies): a list of two gives partnerships 0 and 1
+    their strategies (seat s plays for partnership s mod 2); a list of one per seat is used
+    as it is."""
+    from strategies.registry import StrategyError
+
+    n = len(team_strategies)
+    if n == 0 or (n != players and players % n != 0):
+        raise StrategyError(f"{n} strategies for {players} seats: give one, one per "
+                            f"partnership, or one per seat")
+    return [team_strategies[s % n] for s in range(players)]

@@ -42,8 +42,12 @@ def _check_seed(seed: int) -> None:
 def _team_strategies(strategy: str | None, team0: str | None, team1: str | None) -> list[str]:
     if strategy is not None and (team0 is not None or team1 is not None):
         raise UserError("give either --strategy or --team0/--team1, not both")
-    names = [strategy, strategy] if strategy is not None else [team0 or "greedy",
-                                                               team1 or "greedy"]
+    if strategy is not None and "," in strategy:
+        names = [part.strip() for part in strategy.split(",")]  # one per seat
+    elif strategy is not None:
+        names = [strategy, strategy]
+    else:
+        names = [team0 or "greedy", team1 or "greedy"]
     for name in names:
         load(name)  # a registered name or a strategy file; refused here, before any play
     return names
@@ -58,9 +62,13 @@ def _play_options(func):
     options = [
         click.option("--seed", "-s", type=int, default=1, show_default=True,
                       help="Root seed: the same seed gives the same results."),
-        click.option("--strategy", default=None, help=f"Strategy for every seat ({_STRATS})."),
-        click.option("--team0", default=None, help="Strategy of partnership 0 (seats 0, 2)."),
-        click.option("--team1", default=None, help="Strategy of partnership 1 (seats 1, 3)."),
+        click.option("--strategy", default=None,
+                     help=f"Strategy (a name: {_STRATS}; or a .toml file) for every seat, or "
+                          "a comma-separated list with one per seat."),
+        click.option("--team0", default=None,
+                     help="Strategy (name or .toml file) of partnership 0 (seats 0, 2)."),
+        click.option("--team1", default=None,
+                     help="Strategy (name or .toml file) of partnership 1 (seats 1, 3)."),
         click.option("--rules", "rules_name", default="standard", show_default=True,
                      help="Rule profile."),
     ]

@@ -40,3 +40,16 @@ def test_a_strategy_file_plays_for_a_partnership(tmp_path):
                       str(tmp_path / "runs"))
     assert result.returncode == 2 and "outside 0..3" in result.stderr
     assert len(result.stderr.strip().splitlines()) == 1
+
+
+def test_one_strategy_per_seat(tmp_path):
+    result = handfoot("simulate", "--games", "20", "--jobs", "1", "--strategy",
+                      "greedy,random,cautious,random", "--out-dir", str(tmp_path / "runs"))
+    assert result.returncode == 0, result.stderr
+    result = handfoot("simulate", "--games", "20", "--strategy", "greedy,random,cautious",
+                      "--out-dir", str(tmp_path / "runs"))
+    assert result.returncode == 2 and "3 strategies for 4 seats" in result.stderr
+    out = tmp_path / "t.jsonl"
+    result = handfoot("trace", "--strategy", "cautious,greedy,random,tactician", "--out",
+                      str(out))
+    assert result.returncode == 0, result.stderr
