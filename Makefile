@@ -17,6 +17,7 @@ install: $(STAMP)
 
 run: $(STAMP)
 	$(VENV)/bin/handfoot simulate --games 20000 --seed 1
+	$(VENV)/bin/handfoot ask hold-wild
 
 test: $(STAMP)
 	$(PY) -m pytest -q
@@ -29,3 +30,16 @@ lint: $(STAMP)
 
 clean:
 	rm -rf $(HOME)/.cache/handfoot .pytest_cache build *.egg-info
+
+# Analysis and reports (sim/cli_analysis.py, analysis/).
+.PHONY: ask-hold-wild render-report bench-analysis
+NAME ?= hold-wild
+
+ask-hold-wild: $(STAMP)  # answers "is holding a wild worth it?"; writes reports/hold-wild/
+	$(VENV)/bin/handfoot ask hold-wild
+
+render-report: $(STAMP)  # reports/$(NAME)/index.html -> index.png in headless Chromium
+	$(PY) -m analysis.render $(NAME)
+
+bench-analysis: $(STAMP)  # peak memory of analysing a 10,000,000-deal run (JSON line)
+	$(PY) -m analysis.bench_analysis

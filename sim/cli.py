@@ -323,12 +323,15 @@ def trace(out: Path, games: int, seed: int, strategy: str | None, team0: str | N
 
 
 def _add_groups() -> None:
-    """``handfoot rules ...`` and ``handfoot strategies ...`` live in their own modules."""
+    """``rules``, ``strategies`` and the analysis commands live in their own modules."""
+    from sim.cli_analysis import COMMANDS  # compare, sweep, rules-compare, report, ask
     from sim.cli_rules import rules
     from sim.cli_strategies import strategies
 
     app.add_command(rules)
     app.add_command(strategies)
+    for command in COMMANDS:
+        app.add_command(command)
 
 
 _add_groups()

@@ -1,0 +1,38 @@
+"""The figures every comparison report carries, with captions that say what is drawn."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from pathlib import Path
+
+import polars as pl
+
+from analysis import plots
+from analysis.describe import Description
+from analysis.report import Figure
+from analysis.tables import Analysed
+
+
+def common(items: Sequence[Analysed], results: pl.DataFrame, out: Path | None) -> list[Figure]:
+    """Forest plot, score distributions, deal lengths, opening and Foot turns."""
+    if out is None:
+        return []
+    d = Description.concat([item.description for item in items])
+    games = min(item.result.games for item in items)
+    return [
+        Figure(plots.forest(results, out), "Win rates and score differences",
+               "A's game win rate (ties count half) with its 95% Wilson interval, and the mean "
+               "score difference A - B per deal with its 95% t-interval, for each comparison; "
+               f"each played {games:,} or more games both ways on the same shuffles. Dashed "
+               "lines: no difference."),
+        Figure(plots.scores(d.scores, out), "Score distributions",
+               "Share of deals in which a strategy's partnership scored each amount (bins of "
+               "100 points), over every deal it played in both seats."),
+        Figure(plots.deal_lengths(d.turns, out), "Deal length",
+               "Turns per deal: histogram and empirical cumulative distribution, all deals "
+               "of each rule set."),
+        Figure(plots.milestones(d.milestones, out), "Opening and reaching the Foot",
+               "Share of deals in which a strategy's partnership has opened (left) and of "
+               "player-deals in which the player has picked up the Foot (right) by each turn; "
+               "the curves stop at the share that ever did."),
+    ]

@@ -1,0 +1,56 @@
+"""Lazy reads of run folders: per-game totals and small histograms, never the whole table.
+
+Every query here is a polars scan of the run's Parquet chunks (after ``Run.scan`` has checked
+each file against its sha256) that reduces to at most one row per game, and usually to a few
+hundred rows, so a ten-million-deal run is analysed in bounded memory. The streaming engine
+runs each query chunk by chunk.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import polars as pl
+
+from sim.runs import Run
+
+
+def scan(path: Path) -> tuple[Run, pl.LazyFrame]:
+    """The run and its per-deal records as a lazy frame (files verified first)."""
+    run = Run.open(path)
+    return run, run.scan()
+
+
+def collect(lf: pl.LazyFrame) -> pl.DataFrame:
+    return lf.collect(engine="streaming")
+
+
+# Per-game sums kept for every run: enough for paired differences, per-side means and deal
+# statistics clustered by game. Int32 holds any of them (a game is 4 deals of < 1,000 turns).
+GAME_SUMS: dict[str, pl.Expr] = {
+    "total_0": pl.col("score_0"), "total_1": pl.col("score_1"),
+    "turns": pl.col("turns"),
+    "out": pl.col("end_reason") == 1, "stock": pl.col("end_reason") == 2,
+    "truncated": pl.col("truncated"),
+    **{f"{kind}_{t}": pl.col(f"books_{kind}_{t}") for kind in ("clean", "dirty", "wild")
+       for t in (0, 1)},
+}
+
+
+def game_table(run: Run) -> pl.DataFrame:
+    """One row per game, sorted by game: ``GAME_SUMS`` summed over the game's deals and the
+    number of deals.
+
+    Chunks hold whole games, so each chunk file is reduced on its own and only the per-game
+    rows are kept: memory grows with the number of games (about 56 bytes each), never with a
+    hash table over every deal of the run.
+    """
+    run.verify()
+    aggs = [e.cast(pl.Int32).sum().alias(name) for name, e in GAME_SUMS.items()]
+    aggs.append(pl.len().cast(pl.Int32).alias("deals"))
+    parts = [pl.scan_parquet(run.chunk_path(i)).group_by("game", maintain_order=True)
+             .agg(aggs).collect() for i in run.done()]
+    if not parts:
+        raise ValueError(f"{run.path} has no finished chunks")
+    table = pl.concat(parts, rechunk=False)  # chunks in game order: usually sorted already
+    return table if table["game"].is_sorted() else table.sort("game")

@@ -1,0 +1,246 @@
+"""Plan and play the run folders behind a comparison: every pairing as two runs, A as
+partnership 0 (``<key>-ab``) and as partnership 1 (``<key>-ba``), same rules, seed and games.
+
+Runs live in ``runs/<report name>/`` so a report can name the runs it used, and a command run
+again reuses them: a finished run with the same rules, strategies, seed and games is read as it
+is, an unfinished one is resumed (Ctrl-C keeps finished chunks), one made by another engine
+build is played again (its records describe old code), and one that differs in what defines
+its records is an error unless ``rerun`` replaces it.
+
+Strategies with parameters are written out in full as TOML files named by a hash of their
+content (``<runs>/<name>/strategies/``), so a run's manifest pins every parameter and an
+edited strategy can never be mistaken for the one a run was made with.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import hashlib
+import math
+import shutil
+import sys
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from sim.profiles import load_rules, profile_name
+from sim.rules import Rules
+from sim.runs import ChunkResult, Run, RunError, RunSpec, engine_build
+from strategies.params import PARAM_INDEX, PARAMS
+from strategies.registry import load
+
+STRATEGY_DIR = "strategies"
+Note = Callable[[str], None]
+
+
+class PlayError(RunError):
+    """A run folder that is in the way of the runs a command needs."""
+
+
+@dataclass(frozen=True)
+class Side:
+    """One strategy in a comparison: what readers see and what the engine loads."""
+
+    label: str
+    spec: str
+
+
+@dataclass(frozen=True)
+class Pairing:
+    """A against B under one rule set; ``group`` and ``value`` place it in tables and plots."""
+
+    key: str  # folder-safe: the runs are <key>-ab and <key>-ba
+    a: Side
+    b: Side
+    rules: str  # profile name or rule file
+    group: str  # rows and panels are grouped by this (the profile)
+    value: str = ""  # the swept parameter value, if any
+
+    def to_dict(self) -> dict:
+        return dataclasses.asdict(self)
+
+    @classmethod
+    def from_dict(cls, d: dict) -> Pairing:
+        return cls(key=d["key"], a=Side(**d["a"]), b=Side(**d["b"]), rules=d["rules"],
+                   group=d["group"], value=d.get("value", ""))
+
+
+@dataclass(frozen=True)
+class PairRuns:
+    pairing: Pairing
+    ab: Path
+    ba: Path
+
+
+# --- Strategies ---------------------------------------------------------------------------------
+
+def side(spec: str, folder: Path, label: str | None = None, **params: float) -> Side:
+    """A strategy by name or file, optionally with parameters changed.
+
+    Non-parametric registered strategies stay names; parametric ones (and every file) are
+    written in full to ``folder`` so runs pin every parameter.
+    """
+    info = load(spec)
+    if params and not info.parametric:
+        raise PlayError(f"strategy '{spec}' takes no parameters")
+    for name in params:
+        if name not in PARAM_INDEX:
+            known = ", ".join(PARAM_INDEX)
+            raise PlayError(f"unknown parameter '{name}' (known: {known})")
+    stem = Path(spec).stem if spec.endswith(".toml") else spec
+    shown = label or (stem + "".join(f" {k}={_num(v)}" for k, v in params.items()))
+    if not info.parametric:
+        if spec.endswith(".toml"):
+            raise PlayError(f"strategy file {spec}: only parametric strategies can be files")
+        return Side(shown, spec)
+    values = {**info.params, **params}
+    lines = ['base = "tactician"'] + [f"{p.name} = {_num(values.get(p.name, 0))}"
+                                      for p in PARAMS]
+    text = "\n".join(lines) + "\n"
+    digest = hashlib.sha256(text.encode()).hexdigest()[:10]
+    folder.mkdir(parents=True, exist_ok=True)
+    path = (folder / f"{stem}-{digest}.toml").resolve()
+    if not path.exists():
+        path.write_text(f"# {shown}: written by handfoot for a comparison\n{text}",
+                        encoding="utf-8")
+    load(str(path))  # the file must load as what it says
+    return Side(shown, str(path))
+
+
+def _num(value: float) -> str:
+    return str(int(value)) if float(value).is_integer() else repr(float(value))
+
+
+# --- Runs ---------------------------------------------------------------------------------------
+
+def rules_and_profile(rules_spec: str) -> tuple[Rules, str]:
+    rules = load_rules(rules_spec)
+    name = profile_name(rules)
+    return rules, name if name != "custom" else f"custom ({rules_spec})"
+
+
+def chunk_size_for(games: int, workers: int) -> int:
+    """Enough chunks to keep every worker busy, none so small that overhead dominates;
+    records do not depend on it."""
+    return max(200, min(10_000, math.ceil(games / (4 * max(workers, 1)))))
+
+
+def run_spec(pairing: Pairing, a_first: bool, seed: int, games: int, chunk_size: int) -> RunSpec:
+    from sim.api import seats_for_teams
+
+    rules, profile = rules_and_profile(pairing.rules)
+    if rules.partnerships != 2:
+        raise PlayError(f"rules '{pairing.rules}' have {rules.partnerships} partnerships; "
+                        "paired comparisons need 2")
+    teams = (pairing.a.spec, pairing.b.spec) if a_first else (pairing.b.spec, pairing.a.spec)
+    seats = tuple(seats_for_teams(list(teams), rules.players))
+    return RunSpec(rules=rules, profile=profile, team_strategies=teams, seat_strategies=seats,
+                   seed=seed, games=games, chunk_size=chunk_size)
+
+
+def _defines(spec: RunSpec) -> tuple:
+    return (spec.rules.rules_id, spec.seat_strategies, spec.seed, spec.games,
+            spec.keep_records)
+
+
+def _describe_difference(have: RunSpec, want: RunSpec) -> str:
+    parts = []
+    for what, a, b in (("rules", have.rules.rules_id, want.rules.rules_id),
+                       ("strategies", "/".join(have.team_strategies),
+                        "/".join(want.team_strategies)),
+                       ("seed", have.seed, want.seed), ("games", have.games, want.games),
+                       ("records", have.keep_records, want.keep_records)):
+        if a != b:
+            parts.append(f"{what} {a} (wanted {b})")
+    return "; ".join(parts)
+
+
+def ensure_run(path: Path, spec: RunSpec, jobs: int = 0, rerun: bool = False,
+               grow: bool = False, progress: bool = False, note: Note | None = None) -> Run:
+    """The finished run ``spec`` at ``path``: reused, resumed, grown, or played."""
+    from sim.runner import simulate_to
+
+    note = note or (lambda message: None)
+    if path.exists():
+        try:
+            run = Run.open(path)
+        except RunError:
+            if not rerun:
+                raise PlayError(f"{path} is in the way and is not a usable run folder; pass "
+                                "--rerun to replace it") from None
+            run = None
+        if run is not None and not rerun:
+            if run.manifest["engine"]["sources_sha256"] != engine_build():
+                note(f"{path}: made by another engine build; playing it again")
+                rerun = True
+            elif _defines(run.spec) != _defines(spec):
+                have = run.spec
+                if grow and _defines(dataclasses.replace(have, games=spec.games)) == \
+                        _defines(spec) and have.games < spec.games:
+                    grow_run(path, spec.games)
+                else:
+                    raise PlayError(f"{path} holds a different run: "
+                                    f"{_describe_difference(have, spec)}; pass --rerun to "
+                                    "replace it, or choose another --report name")
+            if not rerun:
+                run = Run.open(path)
+                if not run.missing():
+                    return run
+                simulate_to(path, None, jobs=jobs, progress=progress)
+                return Run.open(path)
+        shutil.rmtree(path)
+    simulate_to(path, spec, jobs=jobs, progress=progress)
+    return Run.open(path)
+
+
+def grow_run(path: Path, games: int) -> None:
+    """Extend a run to ``games`` without replaying it: the chunks it has are exactly the first
+    chunks of the longer run (same seed, same chunking), so their files are carried over and
+    only the new chunks are left to play (by resuming)."""
+    old = Run.open(path)
+    old.verify()
+    spec = dataclasses.replace(old.spec, games=games)
+    staging = path.with_name(path.name + ".grow")
+    if staging.exists():
+        shutil.rmtree(staging)
+    new = Run.create(staging, spec, name=path.name)
+    for index in old.done():
+        entry = old.chunks[index]
+        planned = new.chunks[index] if index < len(new.chunks) else None
+        if planned is None or (planned["first_game"], planned["games"]) != \
+                (entry["first_game"], entry["games"]):
+            continue  # a last, partial chunk of the shorter run is played again
+        new.store(ChunkResult(index=index, first_game=entry["first_game"],
+                              games=entry["games"], rows=entry["rows"],
+                              aggregate=entry["aggregate"], seconds=entry["seconds"],
+                              data=old.chunk_path(index).read_bytes(), sha256=entry["sha256"]))
+    new.set_status("incomplete")
+    new.save(force=True)
+    shutil.rmtree(path)
+    staging.rename(path)
+
+
+def play_pairs(pairings: Sequence[Pairing], root: Path, seed: int, games: int, jobs: int = 0,
+               rerun: bool = False, progress: bool | None = None, note: Note | None = None,
+               chunk_size: int | None = None, grow: bool = False) -> list[PairRuns]:
+    """Both runs of every pairing under ``root``; progress on stderr only on a terminal."""
+    from joblib import cpu_count
+
+    show = sys.stderr.isatty() if progress is None else progress
+    chunk = chunk_size or chunk_size_for(games, jobs or cpu_count())
+    out = []
+    total = 2 * len(pairings)
+    for i, pairing in enumerate(pairings):
+        paths = []
+        for j, a_first in enumerate((True, False)):
+            path = root / f"{pairing.key}-{'ab' if a_first else 'ba'}"
+            if show:
+                seat = 0 if a_first else 1
+                print(f"[{2 * i + j + 1}/{total}] {pairing.group}: {pairing.a.label} vs "
+                      f"{pairing.b.label}, A as partnership {seat}: {games:,} games",
+                      file=sys.stderr)
+            ensure_run(path, run_spec(pairing, a_first, seed, games, chunk), jobs=jobs,
+                       rerun=rerun, grow=grow, progress=show, note=note)
+            paths.append(path)
+        out.append(PairRuns(pairing, paths[0], paths[1]))
+    return out

@@ -1,0 +1,182 @@
+"""The report's figures (matplotlib, Agg backend: no display needed), each from a small table.
+
+Each function writes one PNG and returns its file name. Intervals are drawn wherever the
+number has one; distributions are drawn as step lines so several sides stay readable in one
+panel.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from pathlib import Path
+
+import matplotlib
+
+matplotlib.use("Agg")
+
+import matplotlib.pyplot as plt  # noqa: E402
+import numpy as np  # noqa: E402
+import polars as pl  # noqa: E402
+
+DPI = 110
+_STYLES = ("-", "--", ":", "-.")
+
+
+def _save(fig, out: Path, name: str) -> str:
+    fig.tight_layout()
+    fig.savefig(out / name, dpi=DPI)
+    plt.close(fig)
+    return name
+
+
+def _label(row: dict) -> str:
+    lead = f"{row['group']}: " if row.get("group") else ""
+    return f"{lead}{row['a']} vs {row['b']}"
+
+
+def forest(results: pl.DataFrame, out: Path, name: str = "forest.png") -> str:
+    """A's win rate and A - B per deal with 95% intervals, one row per comparison."""
+    rows = list(results.iter_rows(named=True))
+    n = len(rows)
+    fig, (left, right) = plt.subplots(1, 2, figsize=(11, 1.2 + 0.42 * n), sharey=True)
+    y = np.arange(n)[::-1]
+    for ax, (mid, lo, hi, ref, title, scale) in zip(
+            (left, right),
+            (("win_rate", "win_low", "win_high", 0.5, "A's game win rate (95% Wilson CI)", 100),
+             ("diff_deal", "diff_deal_low", "diff_deal_high", 0.0,
+              "A - B, points per deal (95% CI)", 1)), strict=True):
+        m = np.array([r[mid] for r in rows]) * scale
+        err = np.array([[r[mid] - r[lo], r[hi] - r[mid]] for r in rows]).T * scale
+        ax.errorbar(m, y, xerr=err, fmt="o", color="tab:blue", ecolor="tab:blue", capsize=3)
+        ax.axvline(ref * scale, color="grey", lw=1, ls="--")
+        ax.set_title(title, fontsize=10)
+        ax.grid(axis="x", alpha=0.3)
+    left.set_xlabel("%")
+    right.set_xlabel("points")
+    left.set_yticks(y, [_label(r) for r in rows], fontsize=8)
+    return _save(fig, out, name)
+
+
+def _groups(frame: pl.DataFrame) -> list[str]:
+    return list(dict.fromkeys(frame["group"].to_list()))
+
+
+def scores(hist: pl.DataFrame, out: Path, name: str = "scores.png") -> str:
+    """Per-deal score distribution of each strategy's partnership, one panel per group."""
+    groups = _groups(hist)
+    fig, axes = plt.subplots(1, len(groups), figsize=(5.5 * len(groups), 3.8), squeeze=False)
+    for ax, group in zip(axes[0], groups, strict=True):
+        g = hist.filter(pl.col("group") == group).group_by(["side", "score"]).agg(
+            pl.col("count").sum()).sort(["side", "score"])
+        for i, side in enumerate(dict.fromkeys(g["side"].to_list())):
+            s = g.filter(pl.col("side") == side)
+            share = s["count"].to_numpy() / s["count"].sum()
+            ax.step(s["score"].to_numpy(), share, where="post", ls=_STYLES[i % 4], label=side)
+        ax.set_title(f"{group}: points per deal", fontsize=10)
+        ax.set_xlabel("partnership's score in a deal (bins of 100)")
+        ax.set_ylabel("share of deals")
+        ax.legend(fontsize=7)
+        ax.grid(alpha=0.3)
+    return _save(fig, out, name)
+
+
+def deal_lengths(turns: pl.DataFrame, out: Path, name: str = "deal_length.png") -> str:
+    """Deal length in turns: histogram and ECDF, one line per group."""
+    fig, (hist_ax, ecdf_ax) = plt.subplots(1, 2, figsize=(11, 3.8))
+    for i, group in enumerate(_groups(turns)):
+        g = turns.filter(pl.col("group") == group).group_by("turns").agg(
+            pl.col("count").sum()).sort("turns")
+        t, c = g["turns"].to_numpy(), g["count"].to_numpy()
+        hist_ax.step(t, c / c.sum(), where="mid", ls=_STYLES[i % 4], label=group)
+        ecdf_ax.step(t, np.cumsum(c) / c.sum(), where="post", ls=_STYLES[i % 4], label=group)
+    hist_ax.set_title("deal length: histogram", fontsize=10)
+    hist_ax.set_ylabel("share of deals")
+    ecdf_ax.set_title("deal length: ECDF", fontsize=10)
+    ecdf_ax.set_ylabel("share of deals this short or shorter")
+    for ax in (hist_ax, ecdf_ax):
+        ax.set_xlabel("turns in the deal")
+        ax.legend(fontsize=8)
+        ax.grid(alpha=0.3)
+    return _save(fig, out, name)
+
+
+def milestones(hist: pl.DataFrame, out: Path, name: str = "milestones.png") -> str:
+    """Share of partnerships opened, and of players on their Foot, by each turn of a deal."""
+    fig, axes = plt.subplots(1, 2, figsize=(11, 3.8))
+    groups = _groups(hist)
+    for ax, event, title in zip(axes, ("open", "foot"),
+                                ("partnership has opened", "player has reached the Foot"),
+                                strict=True):
+        for gi, group in enumerate(groups):
+            g = hist.filter((pl.col("group") == group) & (pl.col("event") == event)).group_by(
+                ["side", "turn"]).agg(pl.col("count").sum()).sort(["side", "turn"])
+            for side in dict.fromkeys(g["side"].to_list()):
+                s = g.filter(pl.col("side") == side)
+                total = s["count"].sum()
+                reached = s.filter(pl.col("turn") >= 0)
+                label = f"{group}: {side}" if len(groups) > 1 else side
+                ax.step(reached["turn"].to_numpy(), np.cumsum(reached["count"].to_numpy())
+                        / total, where="post", ls=_STYLES[gi % 4], label=label)
+        ax.set_title(f"share of deals in which the {title}, by turn", fontsize=10)
+        ax.set_xlabel("turn of the deal")
+        ax.set_ylim(0, 1.02)
+        ax.legend(fontsize=6)
+        ax.grid(alpha=0.3)
+    return _save(fig, out, name)
+
+
+def effect(results: pl.DataFrame, param: str, out: Path, name: str = "sweep.png") -> str:
+    """A sweep: A - B per deal and A's win rate against the swept value, error bars 95%."""
+    fig, (diff_ax, win_ax) = plt.subplots(1, 2, figsize=(11, 3.8))
+    groups = _groups(results)
+    for i, group in enumerate(groups):
+        g = results.filter(pl.col("group") == group)
+        x = np.array([float(v) for v in g["value"].to_list()]) + (i - (len(groups) - 1) / 2) * 0.06
+        for ax, mid, lo, hi, scale in ((diff_ax, "diff_deal", "diff_deal_low",
+                                        "diff_deal_high", 1),
+                                       (win_ax, "win_rate", "win_low", "win_high", 100)):
+            m = g[mid].to_numpy() * scale
+            err = np.stack([m - g[lo].to_numpy() * scale, g[hi].to_numpy() * scale - m])
+            ax.errorbar(x, m, yerr=err, fmt="o", linestyle=_STYLES[i % 4], capsize=3,
+                        label=group)
+    diff_ax.axhline(0, color="grey", lw=1, ls="--")
+    win_ax.axhline(50, color="grey", lw=1, ls="--")
+    diff_ax.set_title("A - B, points per deal (95% CI)", fontsize=10)
+    win_ax.set_title("A's game win rate, % (95% Wilson CI)", fontsize=10)
+    ticks = sorted({float(v) for v in results["value"].to_list()})
+    for ax in (diff_ax, win_ax):
+        ax.set_xticks(ticks, [f"{t:g}" for t in ticks])
+        ax.set_xlabel(param)
+        ax.legend(fontsize=8)
+        ax.grid(alpha=0.3)
+    return _save(fig, out, name)
+
+
+def variants(table: pl.DataFrame, panels: Sequence[tuple[str, str, float, float | None]],
+             out: Path, name: str = "variants.png") -> str:
+    """The rule-set comparison: one bar per profile per panel, 95% error bars.
+
+    ``panels`` are (column, title, scale, reference); the column's ``_low``/``_high`` give the
+    error bars; a panel with a reference value (50% for a win rate) shows points around a
+    dashed line at it, where bars from zero would hide the difference."""
+    cols = 3
+    rows = -(-len(panels) // cols)
+    fig, axes = plt.subplots(rows, cols, figsize=(4.2 * cols, 3.2 * rows), squeeze=False)
+    groups = table["group"].to_list()
+    x = np.arange(len(groups))
+    for ax, (column, title, scale, ref) in zip(axes.ravel(), panels, strict=False):
+        m = table[column].to_numpy() * scale
+        err = np.stack([m - table[f"{column}_low"].to_numpy() * scale,
+                        table[f"{column}_high"].to_numpy() * scale - m])
+        if ref is None:
+            ax.bar(x, m, yerr=err, capsize=4, color="tab:blue", alpha=0.75)
+        else:
+            ax.errorbar(x, m, yerr=err, fmt="o", capsize=4, color="tab:blue")
+            ax.axhline(ref, color="grey", lw=1, ls="--")
+            ax.set_xlim(-0.5, len(groups) - 0.5)
+        ax.set_xticks(x, groups, fontsize=8, rotation=15)
+        ax.set_title(title, fontsize=9)
+        ax.grid(axis="y", alpha=0.3)
+    for ax in axes.ravel()[len(panels):]:
+        ax.axis("off")
+    return _save(fig, out, name)

@@ -1,0 +1,110 @@
+"""``handfoot sweep``: one strategy parameter over several values, each value against the
+same opponent on the same shuffles, with Holm's correction across the values."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from pathlib import Path
+
+from analysis import figures, plots
+from analysis.compare import METHOD
+from analysis.fmt import col, deals_view, pct, pts, pval, results_view, sides_view
+from analysis.playing import Pairing, PairRuns, PlayError, rules_and_profile, side
+from analysis.report import Content, Figure, Section
+from analysis.tables import analyse, deals_table, results_table, sides_table
+from analysis.verdict import call
+from strategies.params import PARAM_INDEX
+
+
+def parse_param(text: str) -> tuple[str, list[float]]:
+    """``hold_wilds=0,1,2,3`` -> ("hold_wilds", [0, 1, 2, 3]), checked against the knob."""
+    name, sep, values = text.partition("=")
+    name = name.strip()
+    if not sep or not values.strip():
+        raise PlayError(f"--param must look like NAME=V1,V2,... (got {text!r})")
+    if name not in PARAM_INDEX:
+        raise PlayError(f"unknown parameter '{name}' (known: {', '.join(PARAM_INDEX)})")
+    p = PARAM_INDEX[name]
+    out = []
+    for item in values.split(","):
+        try:
+            v = float(item)
+        except ValueError:
+            raise PlayError(f"--param {name}: '{item}' is not a number") from None
+        if p.integer and not v.is_integer():
+            raise PlayError(f"--param {name}: must be whole numbers (got {item})")
+        if not p.low <= v <= p.high:
+            raise PlayError(f"--param {name}: {item} is outside {p.low:g}..{p.high:g}")
+        if v in out:
+            raise PlayError(f"--param {name}: {item} is given twice")
+        out.append(v)
+    return name, out
+
+
+def _value(v: float) -> str:
+    return str(int(v)) if float(v).is_integer() else f"{v:g}"
+
+
+def plan(strategy: str, param: str, values: Sequence[float], against: str | None, rules: str,
+         folder: Path) -> list[Pairing]:
+    """One pairing per value; the opponent defaults to ``strategy`` as it is."""
+    _, profile = rules_and_profile(rules)
+    opponent = side(against or strategy, folder,
+                    label=None if against else f"{Path(strategy).stem} as is")
+    out = []
+    for v in values:
+        a = side(strategy, folder, **{param: v})
+        out.append(Pairing(key=f"{param}-{_value(v)}", a=a, b=opponent, rules=rules,
+                           group=profile, value=_value(v)))
+    return out
+
+
+def answer(results, param: str) -> list[str]:
+    rows = list(results.iter_rows(named=True))
+    words = {"better": "beats it", "worse": "loses to it", "unclear": "too close to call"}
+    lines = []
+    for r in rows:
+        lines.append(
+            f"{param}={r['value']} against {r['b']}: wins {pct(r['win_rate'])} (95% CI "
+            f"{pct(r['win_low'])} to {pct(r['win_high'])}), {pts(r['diff_deal'], signed=True)} "
+            f"points per deal (95% CI {pts(r['diff_deal_low'], signed=True)} to "
+            f"{pts(r['diff_deal_high'], signed=True)}), Holm-corrected p = {pval(r['p_holm'])}: "
+            f"{words[call(r)]}.")
+    best = max(rows, key=lambda r: r["diff_deal"])
+    overlapping = [r["value"] for r in rows if r is not best
+                   and r["diff_deal_high"] >= best["diff_deal_low"]]
+    lines.insert(0, f"Best value of {param}: {best['value']} ({pts(best['diff_deal'], signed=True)}"
+                    " points per deal against the same opponent)" +
+                 (f"; its interval overlaps those of {', '.join(overlapping)}, so those "
+                  "cannot be ruled out as equally good." if overlapping else
+                  "; its interval overlaps no other value's."))
+    return lines
+
+
+def build(pairs: list[PairRuns], params: dict, out: Path | None) -> Content:
+    items = analyse(pairs)
+    results = results_table(items, correct=True)
+    param = params["param"]
+    figs = []
+    if out is not None:
+        figs.append(Figure(plots.effect(results, param, out), f"Effect of {param}",
+                           f"A - B per deal and A's win rate for each value of {param} against "
+                           "the same opponent on the same shuffles; bars are 95% intervals "
+                           "(uncorrected; the table gives Holm-corrected p-values)."))
+    first = pairs[0].pairing
+    return Content(
+        kind="sweep", title=f"Sweep of {param} ({first.group}, against {first.b.label})",
+        question=f"Which value of {param} plays best against {first.b.label}?",
+        answer=answer(results, param),
+        tables={"results.csv": results, "sides.csv": sides_table(items),
+                "deals.csv": deals_table(items)},
+        sections=[Section("Each value against the same opponent",
+                          results_view(True, (col(param, "text", "value"),)),
+                          note="p (Holm): corrected for the number of values swept."),
+                  Section("Each strategy", sides_view(), in_summary=False),
+                  Section("Deals", deals_view(), in_summary=False)],
+        figures=figs + figures.common(items, results, out),
+        method=METHOD + ["Holm's correction (statsmodels multipletests) across the values "
+                         "keeps the chance of any false call under 5%."],
+        params=params, pairs=pairs)
+

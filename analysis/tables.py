@@ -1,0 +1,136 @@
+"""The data tables of a report, one row per comparison or per side, every estimate with its
+interval: the numbers that summary.md, index.html and the terminal print are read from here.
+
+Rates of games (win rates) get Wilson intervals; means per deal get t-intervals from per-game
+values averaged over both plays of each shuffle (analysis.paired), so they are clustered by
+game; medians and percentiles get distribution-free order-statistic intervals, which treat the
+deals as independent.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numpy as np
+import polars as pl
+
+from analysis.describe import Description
+from analysis.paired import PairedResult
+from analysis.playing import PairRuns
+from analysis.stats import (
+    MeanEstimate,
+    hist_quantile_interval,
+    holm,
+    mean_estimate,
+    wilson_interval,
+)
+
+
+@dataclass
+class Analysed:
+    """A pairing with everything read from its two runs."""
+
+    pair: PairRuns
+    result: PairedResult
+    diffs: pl.DataFrame  # analysis.paired.differences
+    description: Description
+
+
+def _est(prefix: str, est: MeanEstimate) -> dict:
+    return {prefix: est.mean, f"{prefix}_se": est.se, f"{prefix}_low": est.low,
+            f"{prefix}_high": est.high}
+
+
+def _quantile(prefix: str, values: np.ndarray, counts: np.ndarray, q: float) -> dict:
+    point, low, high = hist_quantile_interval(values, counts, q)
+    return {prefix: point, f"{prefix}_low": low, f"{prefix}_high": high}
+
+
+def _share(prefix: str, hits: int, n: int) -> dict:
+    low, high = wilson_interval(hits, n) if n else (float("nan"), float("nan"))
+    return {prefix: hits / n if n else float("nan"), f"{prefix}_low": low,
+            f"{prefix}_high": high}
+
+
+def per_deal(diffs: pl.DataFrame, stems: Sequence[str], deals_per_game: int) -> MeanEstimate:
+    """Mean per deal of the per-game columns ``<stem>_1`` / ``<stem>_2``, averaged over both
+    orientations of each game index and over the stems (e.g. both partnerships)."""
+    cols = [diffs[f"{s}_{o}"].cast(pl.Float64).to_numpy() for s in stems for o in (1, 2)]
+    per_game = np.mean(np.stack(cols), axis=0)
+    return mean_estimate(per_game).scaled(1.0 / deals_per_game)
+
+
+def results_table(items: Sequence[Analysed], correct: bool) -> pl.DataFrame:
+    """One row per comparison: A's win rate, A - B per game and per deal, p (and Holm's
+    adjusted p across the rows when ``correct``)."""
+    rows = []
+    for item in items:
+        p = item.pair.pairing
+        rows.append({"group": p.group, "value": p.value, "a": p.a.label, "b": p.b.label,
+                     "key": p.key, **item.result.row()})
+    table = pl.DataFrame(rows)
+    if correct:
+        table = table.with_columns(pl.Series("p_holm", holm(table["p_value"].to_list())))
+    return table
+
+
+def sides_table(items: Sequence[Analysed]) -> pl.DataFrame:
+    """One row per strategy per comparison: its points and books per deal, how often and how
+    early its partnership opens and its players reach the Foot."""
+    rows = []
+    for item in items:
+        p, dpg, d = item.pair.pairing, item.result.deals_per_game, item.diffs
+        miles = item.description.milestones
+        for role, label in (("A", p.a.label), ("B", p.b.label)):
+            x = role.lower()
+            row = {"group": p.group, "key": p.key, "side": label, "role": role,
+                   **_est("score_deal", per_deal(d, [f"{x}_total"], dpg))}
+            for kind in ("clean", "dirty", "wild"):
+                row.update(_est(f"books_{kind}", per_deal(d, [f"{x}_{kind}"], dpg)))
+            for event in ("open", "foot"):
+                h = miles.filter((pl.col("role") == role) & (pl.col("event") == event))
+                reached = h.filter(pl.col("turn") >= 0)
+                n, hits = int(h["count"].sum()), int(reached["count"].sum())
+                row.update(_share(f"{event}_share", hits, n))
+                row.update(_quantile(f"{event}_median", reached["turn"].to_numpy(),
+                                     reached["count"].to_numpy(), 0.5))
+            rows.append(row)
+    return pl.DataFrame(rows)
+
+
+def deals_table(items: Sequence[Analysed]) -> pl.DataFrame:
+    """One row per comparison: how long deals last and how they end, points and books per
+    partnership per deal, and the winner's margin per game."""
+    rows = []
+    for item in items:
+        p, dpg, d = item.pair.pairing, item.result.deals_per_game, item.diffs
+        turns = item.description.turns
+        t, c = turns["turns"].to_numpy(), turns["count"].to_numpy()
+        row = {"group": p.group, "key": p.key, "deals": int(c.sum()),
+               **_est("turns_mean", per_deal(d, ["turns"], dpg))}
+        for name, q in (("turns_median", 0.5), ("turns_p05", 0.05), ("turns_p95", 0.95)):
+            row.update(_quantile(name, t, c, q))
+        for name in ("out", "stock", "truncated"):
+            row.update(_est(f"share_{name}", per_deal(d, [name], dpg)))
+        row.update(_est("score_deal", per_deal(d, ["a_total", "b_total"], dpg)))
+        for kind in ("clean", "dirty", "wild"):
+            row.update(_est(f"books_{kind}", per_deal(d, [f"a_{kind}", f"b_{kind}"], dpg)))
+        margins = np.abs(np.stack([d["x1"].to_numpy(), d["x2"].to_numpy()]))
+        row.update(_est("margin", mean_estimate(margins.mean(axis=0))))
+        values, counts = np.unique(margins.ravel(), return_counts=True)
+        row.update(_quantile("margin_median", values, counts, 0.5))
+        rows.append(row)
+    return pl.DataFrame(rows)
+
+
+def analyse(pairs: Sequence[PairRuns]) -> list[Analysed]:
+    """Read both runs of every pairing: paired statistics, per-game table, histograms."""
+    from analysis.describe import describe_pair
+    from analysis.paired import analyse_pair
+
+    out = []
+    for pair in pairs:
+        result, diffs = analyse_pair(pair.ab, pair.ba)
+        out.append(Analysed(pair, result, diffs, describe_pair(pair)))
+    return out

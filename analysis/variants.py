@@ -1,0 +1,145 @@
+"""``handfoot rules-compare``: how rule sets change the game, and how much skill they reward.
+
+For each rule set the same two strategies (tactician and greedy by default) play the paired
+design, and the table puts side by side how long deals last, how they end, points and books
+per deal, the winner's margin, and how often the stronger strategy wins: a rule set that
+rewards skill lets the stronger strategy win more often.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from pathlib import Path
+
+import polars as pl
+
+from analysis import figures, plots
+from analysis.compare import METHOD
+from analysis.fmt import View, col, deals_view, pct, pts, results_view, sides_view
+from analysis.playing import Pairing, PairRuns, PlayError, Side, rules_and_profile
+from analysis.report import Content, Figure, Section
+from analysis.tables import analyse, deals_table, results_table, sides_table
+
+# (column, title, scale, reference line or None: drawn as points around it instead of bars)
+PANELS = (("turns_mean", "turns per deal", 1.0, None),
+          ("share_out", "deals ended by going out, %", 100.0, None),
+          ("score_deal", "points per partnership per deal", 1.0, None),
+          ("books_clean", "clean books per partnership per deal", 1.0, None),
+          ("books_dirty", "dirty books per partnership per deal", 1.0, None),
+          ("books_wild", "wild books per partnership per deal", 1.0, None),
+          ("margin", "winner's margin per game, points", 1.0, None),
+          ("win_rate", "stronger strategy's game win rate, %", 100.0, 50.0),
+          ("diff_deal", "stronger - weaker, points per deal", 1.0, 0.0))
+
+
+def _slug(text: str) -> str:
+    return "".join(ch if ch.isalnum() or ch in "-_" else "-" for ch in text).strip("-")
+
+
+def plan(profiles: Sequence[str], strong: Side, weak: Side) -> list[Pairing]:
+    out, seen = [], set()
+    for spec in profiles:
+        rules, profile = rules_and_profile(spec)
+        if rules.partnerships != 2:
+            raise PlayError(f"rules '{spec}' have {rules.partnerships} partnerships; "
+                            "rules-compare plays two strategies in 2 partnerships")
+        key = _slug(Path(spec).stem if spec.endswith(".toml") else spec)
+        if key in seen:
+            raise PlayError(f"rules '{spec}' are given twice")
+        seen.add(key)
+        out.append(Pairing(key=key, a=strong, b=weak, rules=spec, group=profile))
+    return out
+
+
+def variants_table(results: pl.DataFrame, deals: pl.DataFrame, pairs: Sequence[PairRuns]
+                   ) -> pl.DataFrame:
+    from analysis.playing import rules_and_profile as rp
+
+    ids = pl.DataFrame({"key": [p.pairing.key for p in pairs],
+                        "rules_id": [rp(p.pairing.rules)[0].rules_id for p in pairs]})
+    keep = ["key", "a", "b", "games", "win_rate", pl.col("win_low").alias("win_rate_low"),
+            pl.col("win_high").alias("win_rate_high"), "diff_deal", "diff_deal_low",
+            "diff_deal_high", "p_value", "p_holm"]
+    return deals.join(ids, on="key").join(results.select(keep), on="key")
+
+
+def view() -> View:
+    def ci(header: str, kind: str, stem: str):
+        return col(header, kind, stem, f"{stem}_low", f"{stem}_high")
+
+    return View("variants.csv", (
+        col("rules", "text", "group"), col("rules id", "text", "rules_id"),
+        col("deals", "int", "deals"), ci("turns per deal", "num_ci", "turns_mean"),
+        ci("median turns", "int_ci", "turns_median"),
+        ci("ended by going out", "pct_ci", "share_out"),
+        ci("ended by the stock", "pct_ci", "share_stock"),
+        ci("points per partnership per deal", "num_ci", "score_deal"),
+        ci("clean books", "num2_ci", "books_clean"), ci("dirty books", "num2_ci", "books_dirty"),
+        ci("wild books", "num2_ci", "books_wild"),
+        ci("winner's margin per game", "num_ci", "margin"),
+        ci("stronger wins", "pct_ci", "win_rate"),
+        ci("stronger - weaker per deal", "pts_ci", "diff_deal")))
+
+
+def answer(table: pl.DataFrame) -> list[str]:
+    rows = list(table.iter_rows(named=True))
+    a, b = rows[0]["a"], rows[0]["b"]
+    lines = []
+    ranked = sorted(rows, key=lambda r: r["win_rate"], reverse=True)
+    top, bottom = ranked[0], ranked[-1]
+    if len(rows) > 1:
+        apart = top["win_rate_low"] > bottom["win_rate_high"]
+        lines.append(
+            f"Skill matters most under {top['group']}, where {a} beats {b} in "
+            f"{pct(top['win_rate'])} of games (95% CI {pct(top['win_rate_low'])} to "
+            f"{pct(top['win_rate_high'])}), and least under {bottom['group']} "
+            f"({pct(bottom['win_rate'])}, {pct(bottom['win_rate_low'])} to "
+            f"{pct(bottom['win_rate_high'])})" + ("." if apart else
+                                              "; the two intervals overlap, so that ranking "
+                                              "is not certain."))
+    for r in rows:
+        lines.append(
+            f"{r['group']}: deals last {pts(r['turns_mean'])} turns on average (95% CI "
+            f"{pts(r['turns_mean_low'])} to {pts(r['turns_mean_high'])}); "
+            f"{pct(r['share_out'])} end by going out ({pct(r['share_out_low'])} to "
+            f"{pct(r['share_out_high'])}) and {pct(r['share_stock'])} by the stock "
+            f"({pct(r['share_stock_low'])} to {pct(r['share_stock_high'])}); a "
+            f"partnership scores {pts(r['score_deal'])} points per deal "
+            f"({pts(r['score_deal_low'])} to {pts(r['score_deal_high'])}); the winner's margin "
+            f"is {pts(r['margin'])} points per game ({pts(r['margin_low'])} to "
+            f"{pts(r['margin_high'])}); {a} wins {pct(r['win_rate'])} against {b} "
+            f"({pct(r['win_rate_low'])} to {pct(r['win_rate_high'])}).")
+    return lines
+
+
+def build(pairs: list[PairRuns], params: dict, out: Path | None) -> Content:
+    items = analyse(pairs)
+    results = results_table(items, correct=len(items) > 1)
+    deals = deals_table(items)
+    table = variants_table(results if "p_holm" in results.columns else
+                           results.with_columns(pl.col("p_value").alias("p_holm")),
+                           deals, pairs)
+    figs = []
+    if out is not None:
+        figs.append(Figure(plots.variants(table, PANELS, out), "The rule sets side by side",
+                           "Each bar is a rule set; error bars are 95% intervals (Wilson for "
+                           "the win rate, t-intervals clustered by game for the means)."))
+    a, b = pairs[0].pairing.a.label, pairs[0].pairing.b.label
+    return Content(
+        kind="rules-compare", title="Rule sets compared: " + ", ".join(
+            p.pairing.group for p in pairs),
+        question=(f"How do these rule sets change deal length, endings, scores and books, and "
+                  f"how much skill do they reward ({a} against {b})?"),
+        answer=answer(table),
+        tables={"variants.csv": table, "results.csv": results, "sides.csv": sides_table(items),
+                "deals.csv": deals},
+        sections=[Section("The rule sets side by side", view()),
+                  Section(f"{a} against {b} under each rule set",
+                          results_view("p_holm" in results.columns)),
+                  Section("Each strategy", sides_view(), in_summary=False),
+                  Section("Deals", deals_view(), in_summary=False)],
+        figures=figs + figures.common(items, results, out),
+        method=METHOD + ["Under each rule set the two strategies play the paired design on "
+                         "the same seed; the stronger strategy's win rate measures how much "
+                         "the rules reward skill."],
+        params=params, pairs=pairs)

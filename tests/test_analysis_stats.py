@@ -1,0 +1,119 @@
+"""Statistics checked against known values: Wilson (scipy), t-intervals and the one-sample
+t-test (scipy), Holm (statsmodels and a worked example), paired differences on a constructed
+table, and order-statistic quantiles (numpy)."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import polars as pl
+import pytest
+from scipy import stats
+from statsmodels.stats.multitest import multipletests
+
+from analysis.paired import PairingError, differences, paired_result
+from analysis.stats import (
+    hist_quantile_interval,
+    holm,
+    mean_estimate,
+    mean_from_sums,
+    wilson_interval,
+)
+
+
+@pytest.mark.parametrize("k, n", [(0, 10), (3, 10), (81, 263), (500, 1000), (999, 1000),
+                                  (10, 10)])
+def test_wilson_matches_scipy(k, n):
+    ref = stats.binomtest(k, n).proportion_ci(confidence_level=0.95, method="wilson")
+    low, high = wilson_interval(k, n)
+    assert low == pytest.approx(ref.low, abs=1e-12)
+    assert high == pytest.approx(ref.high, abs=1e-12)
+
+
+def test_wilson_known_value():
+    # 81 of 263 (a textbook example): Wilson 95% interval 0.2553 to 0.3662.
+    low, high = wilson_interval(81, 263)
+    assert (round(low, 4), round(high, 4)) == (0.2553, 0.3662)
+
+
+def test_wilson_counts_half_wins():
+    # Ties count half (R-X7): 10.5 wins of 20 is a valid proportion.
+    low, high = wilson_interval(10.5, 20)
+    assert low < 10.5 / 20 < high
+
+
+def test_mean_estimate_matches_scipy():
+    x = np.array([3.0, -1.0, 4.0, 1.0, -5.0, 9.0, 2.0, 6.0])
+    est = mean_estimate(x)
+    se = x.std(ddof=1) / math.sqrt(len(x))
+    low, high = stats.t.interval(0.95, len(x) - 1, loc=x.mean(), scale=se)
+    assert est.mean == pytest.approx(x.mean())
+    assert est.se == pytest.approx(se)
+    assert (est.low, est.high) == (pytest.approx(low), pytest.approx(high))
+    assert est.p_value == pytest.approx(stats.ttest_1samp(x, 0.0).pvalue)
+    same = mean_from_sums(len(x), x.sum(), (x * x).sum())
+    assert (same.mean, same.se, same.low, same.high, same.p_value) == pytest.approx(
+        (est.mean, est.se, est.low, est.high, est.p_value))
+
+
+def test_mean_without_spread_is_exact():
+    est = mean_estimate(np.zeros(50))
+    assert (est.mean, est.se, est.low, est.high, est.p_value) == (0, 0, 0, 0, 1.0)
+
+
+def test_holm_matches_statsmodels_and_worked_example():
+    p = [0.01, 0.04, 0.03, 0.005]
+    # By hand: sorted 0.005, 0.01, 0.03, 0.04 times 4, 3, 2, 1 = 0.02, 0.03, 0.06, 0.04,
+    # then running maximum: 0.02, 0.03, 0.06, 0.06.
+    assert holm(p) == pytest.approx([0.03, 0.06, 0.06, 0.02])
+    rng = np.random.default_rng(3)
+    many = rng.uniform(0, 0.2, size=12).tolist()
+    assert holm(many) == pytest.approx(list(multipletests(many, method="holm")[1]))
+    assert holm([]) == []
+
+
+def _table(rows):
+    return pl.DataFrame(rows, schema=["game", "total_0", "total_1"], orient="row")
+
+
+def test_paired_differences_on_a_constructed_table():
+    # Four games, each played with A as partnership 0 (first) and as partnership 1 (second).
+    first = _table([(0, 900, 500), (1, 300, 700), (2, 600, 600), (3, 1000, 200)])
+    second = _table([(3, 400, 600), (1, 800, 100), (0, 450, 650), (2, 500, 900)])
+    # A - B: first 400, -400, 0, 800; second (A is partnership 1) 200, -700, 400, 200.
+    d = differences(first, second)
+    assert d["game"].to_list() == [0, 1, 2, 3]
+    assert d["x1"].to_list() == [400, -400, 0, 800]
+    assert d["x2"].to_list() == [200, -700, 400, 200]
+    assert d["d"].to_list() == [300.0, -550.0, 200.0, 500.0]
+    r = paired_result(d, deals_per_game=4)
+    values = np.array([300.0, -550.0, 200.0, 500.0])
+    se = values.std(ddof=1) / 2
+    assert r.games == 4
+    assert r.per_game.mean == pytest.approx(112.5)
+    assert r.per_game.se == pytest.approx(se)
+    t = stats.t.ppf(0.975, 3)
+    assert (r.per_game.low, r.per_game.high) == (pytest.approx(112.5 - t * se),
+                                                 pytest.approx(112.5 + t * se))
+    assert r.p_value == pytest.approx(stats.ttest_1samp(values, 0).pvalue)
+    assert r.per_deal.mean == pytest.approx(112.5 / 4)
+    assert r.per_deal.se == pytest.approx(se / 4)
+    # Wins of A over 8 games: first W L T W, second W L W W -> 5 wins, 1 tie, 2 losses.
+    assert (r.win_credit, r.ties, r.win_rate) == (5.5, 1, 5.5 / 8)
+    assert (r.win_low, r.win_high) == wilson_interval(5.5, 8)
+
+
+def test_pairing_needs_the_same_games():
+    with pytest.raises(PairingError):
+        differences(_table([(0, 1, 2), (1, 3, 4)]), _table([(0, 1, 2), (5, 3, 4)]))
+
+
+def test_histogram_quantiles_match_numpy_and_carry_intervals():
+    rng = np.random.default_rng(7)
+    sample = rng.integers(20, 90, size=5001)
+    values, counts = np.unique(sample, return_counts=True)
+    for q in (0.05, 0.5, 0.95):
+        point, low, high = hist_quantile_interval(values, counts, q)
+        assert point == np.quantile(sample, q, method="inverted_cdf")
+        assert low <= point <= high
