@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from numba import njit
 
-from strategies import greedy, random_play, tactician
+from strategies import greedy, random_play, tactician, toolkit
 
 RANDOM = 0
 GREEDY = 1
@@ -47,12 +47,8 @@ def grant(st, seat: int, asker: int) -> bool:
 
 @njit(cache=True)
 def go_out(st, seat: int) -> int:
-    """With a grant: meld everything; return the final discard or -1."""
-    if st.strategy[seat] == RANDOM:
-        return random_play.go_out(st, seat)
-    if st.strategy[seat] == TACTICIAN:
-        return tactician.go_out(st, seat)
-    return greedy.go_out(st, seat)
+    """With a grant: meld everything; return the final discard or -1 (one shared plan)."""
+    return toolkit.meld_out(st, seat)
 
 
 @njit(cache=True)

@@ -78,11 +78,6 @@ def meld_phase(st, seat: int) -> int:
 
 
 @njit(cache=True)
-def go_out(st, seat: int) -> int:
-    return tk.meld_out(st, seat)
-
-
-@njit(cache=True)
 def grant(st, seat: int, asker: int) -> bool:
     return tk.going_out_wins_deal(st, seat, asker)
 

@@ -122,11 +122,6 @@ def meld_phase(st, seat: int) -> int:
 
 
 @njit(cache=True)
-def go_out(st, seat: int) -> int:
-    return tk.meld_out(st, seat)
-
-
-@njit(cache=True)
 def grant(st, seat: int, asker: int) -> bool:
     return policy_allows(st, seat, knob(st, seat, P.P_GRANT), True)
 
