@@ -10,7 +10,6 @@ from __future__ import annotations
 
 from numba import njit
 
-from sim.cards import BLACK3, CARD_VALUE, JOKER, N_KINDS, N_NATURALS, TWO
 from sim.melds import (
     deal_index,
     held_count,
@@ -20,7 +19,7 @@ from sim.melds import (
     team_of,
 )
 from sim.rules import R_OUT_DIRTY, R_OUT_WILD
-from sim.state import BOOK_DIRTY, BOOK_WILD, M_JOKER, M_NAT, M_TWO
+from sim.state import BOOK_DIRTY, BOOK_WILD
 from strategies import toolkit as tk
 
 WANT_OUT = 1
@@ -83,31 +82,6 @@ def grant(st, seat: int, asker: int) -> bool:
 
 
 @njit(cache=True)
-def discard_usefulness(st, seat: int, kind: int) -> int:
-    """Lower is discarded first: black threes, then lone low naturals; wilds last."""
-    if kind == BLACK3:
-        return -1000
-    if kind == TWO or kind == JOKER:
-        return 1000 + CARD_VALUE[kind]
-    if kind >= N_NATURALS:
-        return 2000
-    team = team_of(st, seat)
-    m = st.meld[team, kind]
-    on_table = 30 if m[M_NAT] + m[M_TWO] + m[M_JOKER] > 0 else 0
-    return st.hand[seat, kind] * 20 + on_table + CARD_VALUE[kind]
-
-
-@njit(cache=True)
 def choose_discard(st, seat: int) -> int:
-    forced = tk.forced_discard(st, seat)
-    if forced >= 0:
-        return forced
-    best = -1
-    best_score = 1 << 30
-    for k in range(N_KINDS):
-        if st.hand[seat, k] > 0:
-            score = discard_usefulness(st, seat, k)
-            if score < best_score:
-                best = k
-                best_score = score
-    return best
+    """Black threes first, then lone low naturals; wilds last."""
+    return tk.least_useful_card(st, seat, True, False, False)

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from numba import njit
 
-from sim.cards import BLACK3, CARD_VALUE, JOKER, N_KINDS, N_NATURALS, TWO
+from sim.cards import JOKER, TWO
 from sim.melds import (
     deal_index,
     held_count,
@@ -20,7 +20,7 @@ from sim.melds import (
     team_of,
 )
 from sim.rules import R_OUT_DIRTY, R_OUT_WILD
-from sim.state import BOOK_DIRTY, BOOK_WILD, M_JOKER, M_NAT, M_TWO, S_PILE_N, S_PLAYERS, S_TEAMS
+from sim.state import BOOK_DIRTY, BOOK_WILD, S_PILE_N, S_PLAYERS, S_TEAMS
 from strategies import params as P
 from strategies import toolkit as tk
 from strategies.greedy import WANT_OUT, trim_for_foot
@@ -127,44 +127,7 @@ def grant(st, seat: int, asker: int) -> bool:
 
 
 @njit(cache=True)
-def _dangerous(st, seat: int, kind: int) -> bool:
-    """The next opponent has taken this rank from the pile (so may hold a pair of it)."""
-    return st.taken[(seat + 1) % st.sc[S_PLAYERS], kind] > 0
-
-
-@njit(cache=True)
-def discard_usefulness(st, seat: int, kind: int) -> int:
-    """Lower is discarded first."""
-    if kind == BLACK3:
-        return -1000 if knob(st, seat, P.P_BLACK3_BLOCK) == 1 else 60
-    if kind == TWO or kind == JOKER:
-        return 1000 + CARD_VALUE[kind]
-    if kind >= N_NATURALS:
-        return 2000
-    team = team_of(st, seat)
-    m = st.meld[team, kind]
-    count = st.hand[seat, kind]
-    score = count * 20 + CARD_VALUE[kind]  # low, lone cards go first
-    if m[M_NAT] + m[M_TWO] + m[M_JOKER] > 0:
-        score += 30
-    if count == 2 and knob(st, seat, P.P_KEEP_PAIRS) == 1:
-        score += 40
-    if knob(st, seat, P.P_DISCARD_SAFETY) == 1 and count == 1 and _dangerous(st, seat, kind):
-        score += 15
-    return score
-
-
-@njit(cache=True)
 def choose_discard(st, seat: int) -> int:
-    forced = tk.forced_discard(st, seat)
-    if forced >= 0:
-        return forced
-    best = -1
-    best_score = 1 << 30
-    for k in range(N_KINDS):
-        if st.hand[seat, k] > 0:
-            score = discard_usefulness(st, seat, k)
-            if score < best_score:
-                best = k
-                best_score = score
-    return best
+    return tk.least_useful_card(st, seat, knob(st, seat, P.P_BLACK3_BLOCK) == 1,
+                                knob(st, seat, P.P_KEEP_PAIRS) == 1,
+                                knob(st, seat, P.P_DISCARD_SAFETY) == 1)

@@ -544,3 +544,49 @@ def forced_discard(st, seat: int) -> int:
     if st.rules[R_RED3_RULE] == RED3_DISCARD and st.hand[seat, RED3] > 0:
         return RED3
     return -1
+
+
+@njit(cache=True)
+def _taken_by_next(st, seat: int, kind: int) -> bool:
+    """The next player has taken this rank from the pile (so may hold a pair of it)."""
+    return st.taken[(seat + 1) % st.sc[S_PLAYERS], kind] > 0
+
+
+@njit(cache=True)
+def discard_usefulness(st, seat: int, kind: int, black3_block: bool, keep_pairs: bool,
+                       safety: bool) -> int:
+    """Lower is discarded first: (blocking) black threes, then lone low naturals; wilds last."""
+    if kind == BLACK3:
+        return -1000 if black3_block else 60
+    if kind == TWO or kind == JOKER:
+        return 1000 + CARD_VALUE[kind]
+    if kind >= N_NATURALS:
+        return 2000
+    m = st.meld[team_of(st, seat), kind]
+    count = st.hand[seat, kind]
+    score = count * 20 + CARD_VALUE[kind]
+    if m[M_NAT] + m[M_TWO] + m[M_JOKER] > 0:
+        score += 30
+    if keep_pairs and count == 2:
+        score += 40
+    if safety and count == 1 and _taken_by_next(st, seat, kind):
+        score += 15
+    return score
+
+
+@njit(cache=True)
+def least_useful_card(st, seat: int, black3_block: bool, keep_pairs: bool,
+                      safety: bool) -> int:
+    """The discard: a forced red three (R-V6), else the held kind of least usefulness."""
+    forced = forced_discard(st, seat)
+    if forced >= 0:
+        return forced
+    best = -1
+    best_score = 1 << 30
+    for k in range(N_KINDS):
+        if st.hand[seat, k] > 0:
+            score = discard_usefulness(st, seat, k, black3_block, keep_pairs, safety)
+            if score < best_score:
+                best = k
+                best_score = score
+    return best
