@@ -45,9 +45,11 @@ def _team_strategies(strategy: str | None, team0: str | None, team1: str | None)
     if strategy is not None and "," in strategy:
         names = [part.strip() for part in strategy.split(",")]  # one per seat
     elif strategy is not None:
-        names = [strategy, strategy]
-    else:
+        names = [strategy]  # every seat
+    elif team0 is not None or team1 is not None:
         names = [team0 or "greedy", team1 or "greedy"]
+    else:
+        names = ["greedy"]
     for name in names:
         load(name)  # a registered name or a strategy file; refused here, before any play
     return names

@@ -53,3 +53,13 @@ def test_one_strategy_per_seat(tmp_path):
     result = handfoot("trace", "--strategy", "cautious,greedy,random,tactician", "--out",
                       str(out))
     assert result.returncode == 0, result.stderr
+
+
+def test_individual_play_with_three_players(tmp_path):
+    rules = tmp_path / "three.toml"
+    rules.write_text('base = "simpson"\nplayers = 3\npartnerships = 3\ndecks = 4\n')
+    for extra in ([], ["--strategy", "cautious"], ["--strategy", "greedy,random,tactician"]):
+        result = handfoot("simulate", "--games", "30", "--jobs", "1", "--rules", str(rules),
+                          "--out-dir", str(tmp_path / "runs"), *extra)
+        assert result.returncode == 0, result.stderr
+        assert "   2  " in result.stdout  # a line for the third player

@@ -85,7 +85,7 @@ def test_a_folder_that_is_not_a_run(capsys, tmp_path, manifest, says):
 
 @pytest.mark.parametrize("args, says", [
     (["--seed", "6"], "different seed 6 (the run has 5)"),
-    (["--strategy", "random"], "different strategies random/random (the run has "
+    (["--strategy", "random"], "different strategies random (the run has "
                                "greedy/random)"),
     (["--team0", "random"], "different strategies"),
     (["--rules", "eleven"], "different rules eleven"),
