@@ -12,8 +12,6 @@ from numba import njit
 
 from sim.melds import (
     deal_index,
-    held_count,
-    lay_line,
     needs_concealed_book,
     opening_minimum,
     team_of,
@@ -29,22 +27,6 @@ WANT_OUT = 1
 def choose_pickup(st, seat: int) -> int:
     n = tk.plan_pickup(st, seat, st.entries)
     return n if n > 0 else 0
-
-
-@njit(cache=True)
-def trim_for_foot(st, seat: int, entries, n: int) -> int:
-    """R-G4: on the Foot keep at least two cards; drop entries from the end until so."""
-    if st.on_foot[seat] == 0:
-        return n
-    held = held_count(st, seat)
-    while n > 0:
-        used = 0
-        for i in range(n):
-            used += entries[i, 1] + entries[i, 2] + entries[i, 3]
-        if held - used >= 2:
-            break
-        n -= 1
-    return n
 
 
 @njit(cache=True)
@@ -70,9 +52,7 @@ def meld_phase(st, seat: int) -> int:
         elif st.plan_books[BOOK_DIRTY] < st.rules[R_OUT_DIRTY + d]:
             n = tk.plan_wilds_to_naturals(st, entries, n, 99)
             n = tk.plan_pairs_with_wild(st, entries, n, 99)
-    n = trim_for_foot(st, seat, entries, n)
-    if n > 0:
-        lay_line(st, seat, entries, n)
+    tk.lay_kept(st, seat, entries, n)
     return 0
 
 

@@ -14,7 +14,6 @@ from sim.cards import JOKER, TWO
 from sim.melds import (
     deal_index,
     held_count,
-    lay_line,
     needs_concealed_book,
     opening_minimum,
     team_of,
@@ -23,7 +22,7 @@ from sim.rules import R_OUT_DIRTY, R_OUT_WILD
 from sim.state import BOOK_DIRTY, BOOK_WILD, S_PILE_N, S_PLAYERS, S_TEAMS
 from strategies import params as P
 from strategies import toolkit as tk
-from strategies.greedy import WANT_OUT, trim_for_foot
+from strategies.greedy import WANT_OUT
 
 
 @njit(cache=True)
@@ -115,9 +114,7 @@ def meld_phase(st, seat: int) -> int:
             elif need_dirty and complete:
                 n = tk.plan_wilds_to_naturals(st, entries, n, 99)
                 n = tk.plan_pairs_with_wild(st, entries, n, 99)
-    n = trim_for_foot(st, seat, entries, n)
-    if n > 0:
-        lay_line(st, seat, entries, n)
+    tk.lay_kept(st, seat, entries, n)
     return 0
 
 

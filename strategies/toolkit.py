@@ -590,3 +590,28 @@ def least_useful_card(st, seat: int, black3_block: bool, keep_pairs: bool,
                 best = k
                 best_score = score
     return best
+
+
+@njit(cache=True)
+def trim_for_foot(st, seat: int, entries, n: int) -> int:
+    """R-G4: on the Foot keep at least two cards; drop entries from the end until so."""
+    if st.on_foot[seat] == 0:
+        return n
+    held = held_count(st, seat)
+    while n > 0:
+        used = 0
+        for i in range(n):
+            used += entries[i, 1] + entries[i, 2] + entries[i, 3]
+        if held - used >= 2:
+            break
+        n -= 1
+    return n
+
+
+
+@njit(cache=True)
+def lay_kept(st, seat: int, entries, n: int) -> None:
+    """Lay a planned line, first trimmed so a player on the Foot keeps two cards (R-G4)."""
+    n = trim_for_foot(st, seat, entries, n)
+    if n > 0:
+        lay_line(st, seat, entries, n)

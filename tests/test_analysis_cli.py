@@ -13,19 +13,13 @@ from analysis import until
 from analysis.paired import analyse_pair
 from analysis.playing import Pairing, Side, ensure_run, grow_run, run_spec
 from analysis.stats import wilson_interval
-from sim.cli_analysis import main
 from sim.runner import simulate_to
 from sim.runs import Run
+from tests.runhelpers import cli
 
 
 def handfoot(capsys, *args: str) -> tuple[int, str, str]:
-    try:
-        main(list(args))
-        code = 0
-    except SystemExit as exc:
-        code = exc.code if isinstance(exc.code, int) else 1
-    out = capsys.readouterr()
-    return code, out.out, out.err
+    return cli(capsys, *args)
 
 
 def dirs(tmp_path) -> list[str]:

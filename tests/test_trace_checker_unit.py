@@ -18,10 +18,12 @@ import pytest
 
 try:
     from tests.trace_checker import check_file, check_trace
+    from tests.trace_checker.assertions import assert_flags, assert_ok, check, n
     from tests.trace_checker.autoplay import Bot, generate_traces
     from tests.trace_checker.builder import TraceBuilder, make_deal
 except ImportError:  # plain `pytest` puts tests/ (not the repo root) on sys.path
     from trace_checker import check_file, check_trace
+    from trace_checker.assertions import assert_flags, assert_ok, check, n
     from trace_checker.autoplay import Bot, generate_traces
     from trace_checker.builder import TraceBuilder, make_deal
 
@@ -39,26 +41,6 @@ VALUES = {
 }
 
 
-def check(lines: list[dict]) -> list:
-    return check_trace(lines, allow_incomplete=True)
-
-
-def assert_ok(lines: list[dict], complete: bool = False) -> None:
-    found = check_trace(lines, allow_incomplete=not complete)
-    assert found == [], "\n".join(map(str, found))
-
-
-def assert_flags(lines: list[dict], rule: str, first: bool = False) -> None:
-    found = check(lines)
-    assert found, f"expected {rule}, the checker accepted the trace"
-    if first:
-        assert found[0].rule == rule, "\n".join(map(str, found))
-    else:
-        assert rule in {v.rule for v in found}, "\n".join(map(str, found))
-
-
-def n(card: str, count: int) -> str:
-    return " ".join([card] * count)
 
 
 def end_parts(
