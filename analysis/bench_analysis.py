@@ -38,7 +38,7 @@ def analyse(path: Path, out: Path) -> dict:
     from analysis import paired
     from analysis.playing import Pairing, PairRuns, Side
     from analysis.report import build_and_write
-    from sim.runs import Run
+    from sim.runs.storage import Run
 
     run = Run.open(path)
     # One run stands for both orientations here; the real check wants two swapped runs.

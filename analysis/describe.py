@@ -16,7 +16,7 @@ import polars as pl
 
 from analysis.frames import scan
 from analysis.playing import PairRuns
-from sim.runs import Run
+from sim.runs.storage import Run
 
 SCORE_BIN = 100
 

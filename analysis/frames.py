@@ -12,7 +12,7 @@ from pathlib import Path
 
 import polars as pl
 
-from sim.runs import Run
+from sim.runs.storage import Run
 
 
 def scan(path: Path) -> tuple[Run, pl.LazyFrame]:

@@ -122,7 +122,7 @@ def per_deal(diffs: pl.DataFrame, column: str, deals_per_game: int) -> MeanEstim
 def check_pair(ab: Path, ba: Path) -> int:
     """Deals per game, after checking that ``ba`` is ``ab`` with the partnerships'
     strategies swapped on the same rules, seed and games."""
-    from sim.runs import Run
+    from sim.runs.storage import Run
 
     s1, s2 = Run.open(ab).spec, Run.open(ba).spec
     if s1.rules.partnerships != 2:
@@ -140,7 +140,7 @@ def analyse_pair(ab: Path, ba: Path) -> tuple[PairedResult, pl.DataFrame]:
     """Paired statistics of two run folders and the per-game table behind them (one row per
     game index: both orientations' sums, x1, x2 and d)."""
     deals_per_game = check_pair(ab, ba)
-    from sim.runs import Run
+    from sim.runs.storage import Run
 
     diffs = differences(game_table(Run.open(ab)), game_table(Run.open(ba)))
     return paired_result(diffs, deals_per_game), diffs

@@ -23,9 +23,9 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from sim.profiles import load_rules, profile_name
-from sim.rules import Rules
-from sim.runs import ChunkResult, Run, RunError, RunSpec, engine_build
+from sim.core.profiles import load_rules, profile_name
+from sim.core.rules import Rules
+from sim.runs.storage import ChunkResult, Run, RunError, RunSpec, engine_build
 from strategies.params import PARAM_INDEX, PARAMS
 from strategies.registry import load
 
@@ -126,7 +126,7 @@ def chunk_size_for(games: int, workers: int) -> int:
 
 
 def run_spec(pairing: Pairing, a_first: bool, seed: int, games: int, chunk_size: int) -> RunSpec:
-    from sim.api import seats_for_teams
+    from sim.play.api import seats_for_teams
 
     rules, profile = rules_and_profile(pairing.rules)
     if rules.partnerships != 2:
@@ -158,7 +158,7 @@ def _describe_difference(have: RunSpec, want: RunSpec) -> str:
 def ensure_run(path: Path, spec: RunSpec, jobs: int = 0, rerun: bool = False,
                grow: bool = False, progress: bool = False, note: Note | None = None) -> Run:
     """The finished run ``spec`` at ``path``: reused, resumed, grown, or played."""
-    from sim.runner import simulate_to
+    from sim.runs.runner import simulate_to
 
     note = note or (lambda message: None)
     if path.exists():

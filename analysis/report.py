@@ -92,7 +92,7 @@ def check_name(name: str) -> str:
 
 
 def versions() -> dict[str, str]:
-    from sim.runs import package_versions
+    from sim.runs.storage import package_versions
 
     out = package_versions()
     for name in _EXTRA_PACKAGES:

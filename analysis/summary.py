@@ -1,6 +1,6 @@
 """The summary ``handfoot simulate`` prints: win rates, scores, deal lengths, endings, books.
 
-Every number comes from a mergeable aggregate (analysis.aggregate), so the summary of a run of
+Every number comes from a mergeable aggregate (sim.runs.aggregate), so the summary of a run of
 millions of deals is built from per-chunk aggregates without loading the records.
 """
 
@@ -10,7 +10,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from analysis.aggregate import END_OUT, END_STOCK, Aggregate, aggregate_records
+from sim.runs.aggregate import END_OUT, END_STOCK, Aggregate, aggregate_records
 from analysis.stats import wilson_interval
 
 
@@ -56,7 +56,7 @@ def summarize(records: np.ndarray, deals_per_game: int, team_strategies: list[st
 
 def summary_from_aggregate(agg: Aggregate, team_strategies: list[str]) -> Summary:
     """The summary of merged per-chunk aggregates: the same numbers ``summarize`` gives on the
-    concatenated records, without holding them (analysis.aggregate)."""
+    concatenated records, without holding them (sim.runs.aggregate)."""
     team_rows = []
     for t in range(agg.teams):
         wins = agg.win_share(t)

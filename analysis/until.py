@@ -58,7 +58,7 @@ def games_needed(result: PairedResult, metric: str, target: float) -> int:
 def _already(path: Path) -> int:
     """Games an earlier --until-ci run of this report already played (0 if none): it is
     grown from there, not played again."""
-    from sim.runs import Run, RunError
+    from sim.runs.storage import Run, RunError
 
     try:
         return Run.open(path).spec.games if path.exists() else 0

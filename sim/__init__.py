@@ -18,10 +18,10 @@ _ROOT = Path(__file__).resolve().parent.parent
 def _jit_sources_hash() -> str:
     digest = hashlib.sha256()
     for folder in ("sim", "strategies"):
-        for path in sorted((_ROOT / folder).glob("*.py")):
+        for path in sorted((_ROOT / folder).rglob("*.py")):
             source = path.read_bytes()
-            if b"@njit" in source:  # only compiled code can go stale in the cache
-                digest.update(path.name.encode())
+            if b"@njit" in source or b"@hook" in source:  # only compiled code can go stale
+                digest.update(str(path.relative_to(_ROOT)).encode())
                 digest.update(source)
     return digest.hexdigest()[:16]
 

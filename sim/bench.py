@@ -20,12 +20,12 @@ from pathlib import Path
 import numba
 import numpy as np
 
-from sim.api import make_state, play, seats_for_teams
-from sim.rules import Rules
+from sim.play.api import make_state, play, seats_for_teams
+from sim.core.rules import Rules
 
 _FIRST_CALL = (
     "import time; t = time.perf_counter(); "
-    "from sim.api import play; from sim.rules import Rules; "
+    "from sim.play.api import play; from sim.core.rules import Rules; "
     "play(Rules(), ['greedy', 'random'] * 2, 0, 0, 1); "
     "print(time.perf_counter() - t)"
 )
@@ -87,8 +87,8 @@ def throughput(name: str, team_strategies: list[str], games: int, rules: Rules,
 def parallel_speedup(games: int, rules: Rules, workers: int = 2) -> None:
     """Wall time of the whole ``handfoot simulate`` pipeline (chunks, Parquet files, manifest)
     on ``games`` games with 1 worker and with ``workers``, pool start-up included."""
-    from sim.runner import simulate_to
-    from sim.runs import RunSpec
+    from sim.runs.runner import simulate_to
+    from sim.runs.storage import RunSpec
 
     seats = seats_for_teams(["greedy", "greedy"], rules.players)
     spec = RunSpec(rules=rules, profile="standard", team_strategies=("greedy", "greedy"),
@@ -122,7 +122,7 @@ def main() -> None:
         rate = throughput(f"{strategy}-vs-{strategy}", [strategy, strategy], 10_000, rules)
         _emit({"measure": "strategy_speed_vs_greedy", "strategy": strategy,
                "ratio": round(rate / greedy, 3)})
-    from sim.profiles import PROFILES
+    from sim.core.profiles import PROFILES
 
     for name, (profile_rules, _) in PROFILES.items():
         if name == "standard":

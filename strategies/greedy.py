@@ -1,4 +1,4 @@
-"""``greedy``: the sensible baseline (issue 2).
+"""``greedy``: the sensible baseline.
 
 Picks up whenever it legally can, opens as soon as it can, melds every natural it can, sends
 wilds to the wild meld until the partnership has its wild book and then to natural melds for
@@ -8,60 +8,60 @@ permission when going out wins the deal on points (R-X3).
 
 from __future__ import annotations
 
-from numba import njit
-
-from sim.melds import (
-    deal_index,
-    needs_concealed_book,
-    opening_minimum,
-    team_of,
-)
-from sim.rules import R_OUT_DIRTY, R_OUT_WILD
-from sim.state import BOOK_DIRTY, BOOK_WILD
-from strategies import toolkit as tk
+from sim.core.rules import R_OUT_DIRTY, R_OUT_WILD
+from sim.engine.hooktypes import hook
+from sim.engine.layout import BOOK_DIRTY, BOOK_WILD
+from sim.engine.legal import deal_index, may_go_out, needs_concealed_book, opening_minimum
+from sim.engine.legal import team_of
+from strategies import plans as pl
+from strategies.going_out import meld_out, plan_go_out
+from strategies.judgement import going_out_wins_deal, least_useful_card
+from strategies.proposals import propose_line, propose_pickup
 
 WANT_OUT = 1
 
 
-@njit(cache=True)
-def choose_pickup(st, seat: int) -> int:
-    n = tk.plan_pickup(st, seat, st.entries)
-    return n if n > 0 else 0
+@hook
+def choose_pickup(g, w, t, x, seat):
+    return propose_pickup(w, w.entries, pl.plan_pickup(g, w, seat, w.entries))
 
 
-@njit(cache=True)
-def meld_phase(st, seat: int) -> int:
-    team = team_of(st, seat)
-    if tk.may_go_out(st, seat):
-        n_out, _ = tk.plan_go_out(st, seat, st.entries2)
+@hook
+def propose_melds(g, w, t, x, seat):
+    team = team_of(g, seat)
+    if may_go_out(g, seat):
+        n_out, _ = plan_go_out(g, w, seat, w.entries2)
         if n_out >= 0:
             return WANT_OUT
-    entries = st.entries
-    d = deal_index(st)
-    if st.opened[team] == 0 and needs_concealed_book(st):
-        n = tk.plan_concealed_book(st, seat, entries)  # R-V5
+    entries = w.entries
+    d = deal_index(g)
+    if g.opened[team] == 0 and needs_concealed_book(g):
+        n = pl.plan_concealed_book(g, w, seat, entries)  # R-V5
     else:
-        tk.plan_reset(st, seat)
-        n = tk.plan_naturals(st, entries, 0)
-        if st.opened[team] == 0:
-            n = tk.plan_opening_extras(st, entries, n)
-            if tk.entries_points(entries, n) < opening_minimum(st):
+        pl.plan_reset(g, w, seat)
+        n = pl.plan_naturals(g, w, entries, 0)
+        if g.opened[team] == 0:
+            n = pl.plan_opening_extras(g, w, entries, n)
+            if pl.entries_points(entries, n) < opening_minimum(g):
                 return 0
-        elif st.plan_books[BOOK_WILD] < st.rules[R_OUT_WILD + d]:
-            n = tk.plan_wild_meld(st, entries, n)
-        elif st.plan_books[BOOK_DIRTY] < st.rules[R_OUT_DIRTY + d]:
-            n = tk.plan_wilds_to_naturals(st, entries, n, 99)
-            n = tk.plan_pairs_with_wild(st, entries, n, 99)
-    tk.lay_kept(st, seat, entries, n)
+        elif w.plan_books[BOOK_WILD] < g.rules[R_OUT_WILD + d]:
+            n = pl.plan_wild_meld(g, w, entries, n)
+        elif w.plan_books[BOOK_DIRTY] < g.rules[R_OUT_DIRTY + d]:
+            n = pl.plan_wilds_to_naturals(g, w, entries, n, 99)
+            n = pl.plan_pairs_with_wild(g, w, entries, n, 99)
+    propose_line(w, entries, pl.trim_for_foot(g, seat, entries, n))
     return 0
 
 
-@njit(cache=True)
-def grant(st, seat: int, asker: int) -> bool:
-    return tk.going_out_wins_deal(st, seat, asker)
+@hook
+def grant(g, w, t, x, seat):
+    return 1 if going_out_wins_deal(g, seat) else 0
 
 
-@njit(cache=True)
-def choose_discard(st, seat: int) -> int:
+go_out = meld_out
+
+
+@hook
+def choose_discard(g, w, t, x, seat):
     """Black threes first, then lone low naturals; wilds last."""
-    return tk.least_useful_card(st, seat, True, False, False)
+    return least_useful_card(g, seat, True, False, False)

@@ -1,6 +1,6 @@
 """The tactician's parameter vector: one float per knob, read by the compiled kernels.
 
-A strategy is data (DESIGN.md): sweeps over these values need no recompilation. Indices are
+A strategy is data (docs/design.md): sweeps over these values need no recompilation. Indices are
 constants the kernels use; ``PARAMS`` documents each one for ``handfoot strategies show``.
 """
 
@@ -32,7 +32,7 @@ class Param:
     doc: str
 
 
-PARAMS: tuple[Param, ...] = (
+TACTICIAN_PARAMS: tuple[Param, ...] = (
     Param("hold_wilds", P_HOLD_WILDS, 0, 3, True,
           "wilds kept back from melds until on the Foot (0-3)"),
     Param("min_pile", P_MIN_PILE, 1, 50, True,
@@ -56,4 +56,5 @@ PARAMS: tuple[Param, ...] = (
     Param("keep_pairs", P_KEEP_PAIRS, 0, 1, True,
           "1: avoid breaking natural pairs when discarding (the opponents may discard a third)"),
 )
+PARAMS = TACTICIAN_PARAMS
 PARAM_INDEX = {p.name: p for p in PARAMS}

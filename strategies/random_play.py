@@ -1,36 +1,49 @@
 """``random``: uniformly random among legal choices at every decision.
 
 Melding is a sequence of decisions: at each step the player picks uniformly among the legal
-single entries (start a meld of three, add one card, ...) and stopping. Before its partnership
-has opened, it builds a random opening line entry by entry and lays it if it reaches the
-minimum. It asks to go out, and grants, by a coin flip when going out is possible.
+single entries (start a meld of three, add one card, ...) and stopping; each chosen entry is
+its own meld line. Before its partnership has opened, it builds a random opening line entry by
+entry and lays it if it reaches the minimum. It asks to go out, and grants, by a coin flip when
+going out is possible.
 """
 
 from __future__ import annotations
 
 from numba import njit
 
-from sim import rng
-from sim.cards import JOKER, N_KINDS, N_RANKS, WILD_RANK
-from sim.melds import held_count, lay_line, needs_concealed_book, opening_minimum, team_of
-from strategies import toolkit as tk
+from sim.core.cards import JOKER, N_KINDS, N_RANKS, RED3, WILD_RANK
+from sim.engine import rng
+from sim.engine.hooktypes import hook
+from sim.engine.legal import (
+    check_line,
+    held_count,
+    may_go_out,
+    must_discard_red3,
+    needs_concealed_book,
+    opening_minimum,
+    team_of,
+)
+from sim.engine.reasons import OK
+from strategies import plans as pl
+from strategies.going_out import meld_out, plan_go_out
+from strategies.proposals import propose_line, propose_pickup
 
 WANT_OUT = 1
 MAX_STEPS = 40
 
 
 @njit(cache=True)
-def coin(st) -> bool:
-    return rng.below(st.rng, rng.STREAM_STRATEGY, 2) == 1
+def coin(w) -> bool:
+    return rng.below(w.rng, rng.STREAM_STRATEGY, 2) == 1
 
 
 @njit(cache=True)
-def _offer(st, cands, c: int, keep: int, held: int, rank: int, nat: int, twos: int,
+def _offer(g, w, cands, c: int, keep: int, held: int, rank: int, nat: int, twos: int,
            jokers: int) -> int:
     """Add a candidate entry when it is legal on the plan and leaves ``keep`` cards held."""
     if held - (nat + twos + jokers) < keep or c >= cands.shape[0]:
         return c
-    if not tk.plan_can(st, rank, nat, twos, jokers):
+    if not pl.plan_can(g, w, rank, nat, twos, jokers):
         return c
     cands[c, 0] = rank
     cands[c, 1] = nat
@@ -41,97 +54,111 @@ def _offer(st, cands, c: int, keep: int, held: int, rank: int, nat: int, twos: i
 
 
 @njit(cache=True)
-def candidates(st, cands, keep: int) -> int:
+def candidates(g, w, cands, keep: int) -> int:
     """Legal single entries from the plan state, leaving at least ``keep`` cards held:
     start a meld of three (with or without a wild), or add one card to a meld."""
-    held = tk.plan_held(st)
+    held = pl.plan_held(w)
     c = 0
     for rank in range(N_RANKS):
-        size = tk.plan_size(st, rank)
+        size = pl.plan_size(w, rank)
         if size > 0:
-            c = _offer(st, cands, c, keep, held, rank, 1, 0, 0)
-            c = _offer(st, cands, c, keep, held, rank, 0, 1, 0)
-            c = _offer(st, cands, c, keep, held, rank, 0, 0, 1)
+            c = _offer(g, w, cands, c, keep, held, rank, 1, 0, 0)
+            c = _offer(g, w, cands, c, keep, held, rank, 0, 1, 0)
+            c = _offer(g, w, cands, c, keep, held, rank, 0, 0, 1)
         elif rank == WILD_RANK:
-            j = min(st.plan_hand[JOKER], 3)
-            c = _offer(st, cands, c, keep, held, rank, 0, 3 - j, j)
+            j = min(w.plan_hand[JOKER], 3)
+            c = _offer(g, w, cands, c, keep, held, rank, 0, 3 - j, j)
         else:
-            c = _offer(st, cands, c, keep, held, rank, 3, 0, 0)
-            c = _offer(st, cands, c, keep, held, rank, 2, 1, 0)
-            c = _offer(st, cands, c, keep, held, rank, 2, 0, 1)
+            c = _offer(g, w, cands, c, keep, held, rank, 3, 0, 0)
+            c = _offer(g, w, cands, c, keep, held, rank, 2, 1, 0)
+            c = _offer(g, w, cands, c, keep, held, rank, 2, 0, 1)
     return c
 
 
-@njit(cache=True)
-def choose_pickup(st, seat: int) -> int:
-    n = tk.plan_pickup(st, seat, st.entries)
-    if n > 0 and coin(st):
-        return n
+@hook
+def choose_pickup(g, w, t, x, seat):
+    n = pl.plan_pickup(g, w, seat, w.entries)
+    if n > 0 and coin(w):
+        return propose_pickup(w, w.entries, n)
     return 0
 
 
 @njit(cache=True)
-def _random_opening(st, seat: int, keep: int) -> None:
-    tk.plan_reset(st, seat)
-    entries = st.entries
-    cands = st.entries2
-    n = 0
-    minimum = opening_minimum(st)
-    while tk.entries_points(entries, n) < minimum and n < 60:
-        c = candidates(st, cands, keep)
-        if c == 0:
-            return
-        i = rng.below(st.rng, rng.STREAM_STRATEGY, c)
-        m = tk.plan_try(st, entries, n, cands[i, 0], cands[i, 1], cands[i, 2], cands[i, 3], 0)
-        if m == n:
-            return
-        n = m
-    if n > 0 and coin(st):
-        lay_line(st, seat, entries, n)
+def _propose_if_legal(g, w, seat: int, entries, n: int) -> None:
+    """A random line that breaks a whole-line rule (the minimum, the Foot's two cards) is one
+    the player would not lay: propose only legal ones."""
+    if check_line(g, w, seat, entries, n) == OK:
+        propose_line(w, entries, n)
 
 
 @njit(cache=True)
-def meld_phase(st, seat: int) -> int:
-    if tk.may_go_out(st, seat):
-        n_out, _ = tk.plan_go_out(st, seat, st.entries2)
-        if n_out >= 0 and coin(st):
+def _random_opening(g, w, seat: int, keep: int) -> None:
+    pl.plan_reset(g, w, seat)
+    entries = w.entries
+    cands = w.entries2
+    n = 0
+    minimum = opening_minimum(g)
+    while pl.entries_points(entries, n) < minimum and n < 60:
+        c = candidates(g, w, cands, keep)
+        if c == 0:
+            return
+        i = rng.below(w.rng, rng.STREAM_STRATEGY, c)
+        m = pl.plan_try(g, w, entries, n, cands[i, 0], cands[i, 1], cands[i, 2], cands[i, 3],
+                        0)
+        if m == n:
+            return
+        n = m
+    if n > 0 and coin(w):
+        _propose_if_legal(g, w, seat, entries, n)
+
+
+@hook
+def propose_melds(g, w, t, x, seat):
+    if may_go_out(g, seat):
+        n_out, _ = plan_go_out(g, w, seat, w.entries2)
+        if n_out >= 0 and coin(w):
             return WANT_OUT
-    keep = 2 if st.on_foot[seat] == 1 else 0
-    if st.opened[team_of(st, seat)] == 0:
-        if needs_concealed_book(st):
-            n = tk.plan_concealed_book(st, seat, st.entries)  # R-V5
-            if n > 0 and coin(st):
-                lay_line(st, seat, st.entries, n)
+    keep = 2 if g.on_foot[seat] == 1 else 0
+    if g.opened[team_of(g, seat)] == 0:
+        if needs_concealed_book(g):
+            n = pl.plan_concealed_book(g, w, seat, w.entries)  # R-V5
+            if n > 0 and coin(w):
+                _propose_if_legal(g, w, seat, w.entries, n)
         else:
-            _random_opening(st, seat, keep)
+            _random_opening(g, w, seat, keep)
         return 0
-    cands = st.entries2
+    cands = w.entries2
+    line = w.entries
+    pl.plan_reset(g, w, seat)
     for _ in range(MAX_STEPS):
-        tk.plan_reset(st, seat)
-        c = candidates(st, cands, keep)
-        i = rng.below(st.rng, rng.STREAM_STRATEGY, c + 1)
+        c = candidates(g, w, cands, keep)
+        i = rng.below(w.rng, rng.STREAM_STRATEGY, c + 1)
         if i == c:
             return 0  # stopping is one of the choices
-        if lay_line(st, seat, cands[i : i + 1], 1) != 0:
+        if pl.plan_try(g, w, line, 0, cands[i, 0], cands[i, 1], cands[i, 2], cands[i, 3],
+                       0) == 0:
             return 0
-        if held_count(st, seat) == 0:
+        propose_line(w, line, 1)
+        if pl.plan_held(w) == 0:
             return 0  # the Hand is melded out: the engine hands over the Foot (R-F2)
     return 0
 
 
-@njit(cache=True)
-def grant(st, seat: int, asker: int) -> bool:
-    return coin(st)
+@hook
+def grant(g, w, t, x, seat):
+    return 1 if coin(w) else 0
 
 
-@njit(cache=True)
-def choose_discard(st, seat: int) -> int:
-    forced = tk.forced_discard(st, seat)
-    if forced >= 0:
-        return forced
-    i = rng.below(st.rng, rng.STREAM_STRATEGY, held_count(st, seat))
+go_out = meld_out
+
+
+@hook
+def choose_discard(g, w, t, x, seat):
+    if must_discard_red3(g, seat):
+        return RED3
+    i = rng.below(w.rng, rng.STREAM_STRATEGY, held_count(g, seat))
     for k in range(N_KINDS):
-        i -= st.hand[seat, k]
+        i -= g.hand[seat, k]
         if i < 0:
             return k
     return -1

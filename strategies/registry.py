@@ -1,4 +1,4 @@
-"""Strategies by name or file: integer ids for the dispatcher and parameter vectors.
+"""Strategies by name or file: which kernel module plays them, and their parameter vectors.
 
 A strategy *spec* is a registered name (``greedy``) or a TOML file naming a base strategy and
 parameter values::
@@ -6,6 +6,11 @@ parameter values::
     base = "tactician"
     hold_wilds = 2
     go_out = 1
+
+This module is plain Python (reading a run's manifest must not load the compiler); the
+compiled hooks are looked up by ``strategies.kernels`` when a game is played. Adding a compiled
+strategy is one module with its hooks plus one ``REGISTRY`` entry here (README, "Adding a
+compiled strategy").
 """
 
 from __future__ import annotations
@@ -16,9 +21,8 @@ from pathlib import Path
 
 import numpy as np
 
-from sim.tomlfile import read_toml
-from strategies import dispatch
-from strategies.params import PARAM_INDEX, PARAMS
+from sim.core.tomlfile import read_toml
+from strategies.params import TACTICIAN_PARAMS, Param
 
 N_PARAM_SLOTS = 16
 
@@ -29,15 +33,35 @@ class StrategyError(ValueError):
 
 @dataclass(frozen=True)
 class StrategyInfo:
+    """A strategy as played: its name, the module whose hooks play it, its parameters.
+
+    ``sees_hidden`` marks a player that looks at cards its seat may not see (a measuring
+    ceiling such as ``oracle``); comparisons refuse it unless asked for explicitly."""
+
     name: str
-    id: int
+    kernel: str
     summary: str
     params: dict[str, float] = field(default_factory=dict)
+    sees_hidden: bool = False
+
+    @property
+    def param_specs(self) -> tuple[Param, ...]:
+        return PARAM_SPECS.get(self.kernel, ())
 
     @property
     def parametric(self) -> bool:
-        return self.id == dispatch.TACTICIAN
+        return bool(self.param_specs)
 
+    @property
+    def base(self) -> str:
+        """The registered strategy this one is built on (itself, for a registered name)."""
+        if self.name in REGISTRY:
+            return self.name
+        return next(name for name, info in REGISTRY.items() if info.kernel == self.kernel)
+
+
+# Parameter specs by kernel module (a kernel without an entry takes no parameters).
+PARAM_SPECS: dict[str, tuple[Param, ...]] = {"strategies.tactician": TACTICIAN_PARAMS}
 
 # Defaults measured against greedy (README, strategy ladder): leaving natural books one card
 # short while the partner is not on the Foot is worth about +500 points a game; holding a
@@ -53,14 +77,14 @@ CAUTIOUS = {
 }
 
 REGISTRY: dict[str, StrategyInfo] = {
-    "random": StrategyInfo("random", dispatch.RANDOM,
+    "random": StrategyInfo("random", "strategies.random_play",
                            "uniformly random among legal choices at every decision"),
-    "greedy": StrategyInfo("greedy", dispatch.GREEDY,
+    "greedy": StrategyInfo("greedy", "strategies.greedy",
                            "picks up and melds whenever it can; wild book first; a baseline"),
-    "tactician": StrategyInfo("tactician", dispatch.TACTICIAN,
+    "tactician": StrategyInfo("tactician", "strategies.tactician",
                               "parametric: every tactic a knob (see strategies show tactician)",
                               TACTICIAN_DEFAULTS),
-    "cautious": StrategyInfo("cautious", dispatch.TACTICIAN,
+    "cautious": StrategyInfo("cautious", "strategies.tactician",
                              "the tactics advice of the long rules page: keep pairs, hold books "
                              "back until the partner is on the Foot, discard safely, block "
                              "with black threes (holding a wild measured as a loss: off)",
@@ -75,11 +99,13 @@ def get(name: str) -> StrategyInfo:
     return REGISTRY[name]
 
 
-def _check_param(origin: str, key: str, value) -> float:
-    if key not in PARAM_INDEX:
-        known = ", ".join(PARAM_INDEX)
+def check_param(origin: str, specs: Sequence[Param], key: str, value) -> float:
+    """A parameter value checked against its spec; a one-line StrategyError otherwise."""
+    index = {p.name: p for p in specs}
+    if key not in index:
+        known = ", ".join(index) or "none"
         raise StrategyError(f"{origin}: unknown parameter '{key}' (known: {known})")
-    p = PARAM_INDEX[key]
+    p = index[key]
     if isinstance(value, bool) or not isinstance(value, int | float):
         raise StrategyError(f"{origin}: parameter '{key}' must be a number (got {value!r})")
     if p.integer and int(value) != value:
@@ -88,6 +114,17 @@ def _check_param(origin: str, key: str, value) -> float:
         raise StrategyError(f"{origin}: parameter '{key}' = {value} is outside "
                             f"{p.low:g}..{p.high:g}")
     return float(value)
+
+
+def with_params(base: StrategyInfo, origin: str, changes: dict) -> StrategyInfo:
+    """``base`` with some parameters changed (each checked), named ``origin``."""
+    if changes and not base.parametric:
+        raise StrategyError(f"{origin}: strategy '{base.base}' takes no parameters")
+    params = dict(base.params)
+    for key, value in changes.items():
+        params[key] = check_param(origin, base.param_specs, key, value)
+    summary = f"{base.base} with {changes}" if changes else base.summary
+    return StrategyInfo(origin, base.kernel, summary, params, base.sees_hidden)
 
 
 def from_mapping(data: dict, origin: str) -> StrategyInfo:
@@ -100,13 +137,7 @@ def from_mapping(data: dict, origin: str) -> StrategyInfo:
     if not isinstance(nested, dict):
         raise StrategyError(f"{origin}: [params] must be a table")
     data.update(nested)
-    if data and not base.parametric:
-        raise StrategyError(f"{origin}: strategy '{base_name}' takes no parameters")
-    params = dict(base.params)
-    for key, value in data.items():
-        params[key] = _check_param(origin, key, value)
-    return StrategyInfo(origin, base.id, f"{base_name} with {data}" if data else base.summary,
-                        params)
+    return with_params(base, origin, data)
 
 
 def load(spec: str) -> StrategyInfo:
@@ -121,17 +152,17 @@ def load(spec: str) -> StrategyInfo:
 
 def param_vector(info: StrategyInfo, n_params: int = N_PARAM_SLOTS) -> np.ndarray:
     vec = np.zeros(n_params, dtype=np.float64)
-    for p in PARAMS:
+    for p in info.param_specs:
         vec[p.index] = info.params.get(p.name, 0.0)
     return vec
 
 
-def resolve_seats(seat_strategies: Sequence[str | StrategyInfo], players: int,
-                  n_params: int) -> tuple[np.ndarray, np.ndarray]:
-    """Integer ids and parameter vectors, one per seat."""
+def resolve(seat_strategies: Sequence[str | StrategyInfo], players: int) -> list[StrategyInfo]:
+    """One StrategyInfo per seat, from names, files or infos."""
     if len(seat_strategies) != players:
         raise StrategyError(f"{len(seat_strategies)} strategies given for {players} seats")
-    infos = [s if isinstance(s, StrategyInfo) else load(s) for s in seat_strategies]
-    ids = np.array([info.id for info in infos], dtype=np.int32)
-    params = np.stack([param_vector(info, n_params) for info in infos])
-    return ids, params
+    return [s if isinstance(s, StrategyInfo) else load(s) for s in seat_strategies]
+
+
+def seat_params(infos: Sequence[StrategyInfo], n_params: int = N_PARAM_SLOTS) -> np.ndarray:
+    return np.stack([param_vector(info, n_params) for info in infos])

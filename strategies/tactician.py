@@ -10,121 +10,130 @@ from __future__ import annotations
 
 from numba import njit
 
-from sim.cards import JOKER, TWO
-from sim.melds import (
+from sim.core.cards import JOKER, TWO
+from sim.core.rules import R_OUT_DIRTY, R_OUT_WILD
+from sim.engine.hooktypes import hook
+from sim.engine.layout import BOOK_DIRTY, BOOK_WILD, S_PILE_N, S_PLAYERS, S_TEAMS
+from sim.engine.legal import (
     deal_index,
     held_count,
+    may_go_out,
     needs_concealed_book,
     opening_minimum,
+    partners_on_foot,
     team_of,
 )
-from sim.rules import R_OUT_DIRTY, R_OUT_WILD
-from sim.state import BOOK_DIRTY, BOOK_WILD, S_PILE_N, S_PLAYERS, S_TEAMS
 from strategies import params as P
-from strategies import toolkit as tk
-from strategies.greedy import WANT_OUT
+from strategies import plans as pl
+from strategies.going_out import meld_out, plan_go_out
+from strategies.judgement import deal_margin, least_useful_card
+from strategies.proposals import propose_line, propose_pickup
+
+WANT_OUT = 1
 
 
 @njit(cache=True)
-def knob(st, seat: int, index: int) -> int:
-    return int(st.params[seat, index])
+def knob(w, seat: int, index: int) -> int:
+    return int(w.params[seat, index])
 
 
 @njit(cache=True)
-def policy_allows(st, seat: int, policy: int, going_out: bool) -> bool:
+def policy_allows(g, seat: int, policy: int, going_out: bool) -> bool:
     """ALWAYS, or only when ahead on the deal / on the game, as the seat sees it."""
     if policy == P.ALWAYS:
         return True
-    return tk.deal_margin(st, seat, going_out, policy == P.AHEAD_ON_GAME) > 0
+    return deal_margin(g, seat, going_out, policy == P.AHEAD_ON_GAME) > 0
 
 
 @njit(cache=True)
-def opponents_close_to_out(st, seat: int) -> bool:
+def opponents_close_to_out(g, seat: int) -> bool:
     """An opponent on the Foot with four cards or fewer (visible counts)."""
-    teams = st.sc[S_TEAMS]
+    teams = g.sc[S_TEAMS]
     team = seat % teams
-    for s in range(st.sc[S_PLAYERS]):
-        if s % teams != team and st.on_foot[s] == 1 and held_count(st, s) <= 4:
+    for s in range(g.sc[S_PLAYERS]):
+        if s % teams != team and g.on_foot[s] == 1 and held_count(g, s) <= 4:
             return True
     return False
 
 
-@njit(cache=True)
-def choose_pickup(st, seat: int) -> int:
-    if st.sc[S_PILE_N] < knob(st, seat, P.P_MIN_PILE):
+@hook
+def choose_pickup(g, w, t, x, seat):
+    if g.sc[S_PILE_N] < knob(w, seat, P.P_MIN_PILE):
         return 0
-    n = tk.plan_pickup(st, seat, st.entries)
-    return n if n > 0 else 0
+    return propose_pickup(w, w.entries, pl.plan_pickup(g, w, seat, w.entries))
 
 
 @njit(cache=True)
-def _hold_back_wilds(st, count: int) -> None:
+def _hold_back_wilds(w, count: int) -> None:
     """Keep ``count`` wilds out of the plan, twos first (a joker left over costs 50)."""
     for _ in range(count):
-        if st.plan_hand[TWO] > 0:
-            st.plan_hand[TWO] -= 1
-        elif st.plan_hand[JOKER] > 0:
-            st.plan_hand[JOKER] -= 1
+        if w.plan_hand[TWO] > 0:
+            w.plan_hand[TWO] -= 1
+        elif w.plan_hand[JOKER] > 0:
+            w.plan_hand[JOKER] -= 1
 
 
 @njit(cache=True)
-def _melds_into_foot(st, seat: int) -> bool:
+def _melds_into_foot(g, w, seat: int) -> bool:
     """Could everything held be melded now (the Hand emptied, the Foot taken at once)?"""
-    tk.plan_reset(st, seat)
-    n = tk.plan_naturals(st, st.entries2, 0)
-    n = tk.plan_wild_meld(st, st.entries2, n)
-    n = tk.plan_pairs_with_wild(st, st.entries2, n, 99)
-    n = tk.plan_wilds_to_naturals(st, st.entries2, n, 99)
-    return n > 0 and tk.plan_held(st) == 0
+    pl.plan_reset(g, w, seat)
+    n = pl.plan_naturals(g, w, w.entries2, 0)
+    n = pl.plan_wild_meld(g, w, w.entries2, n)
+    n = pl.plan_pairs_with_wild(g, w, w.entries2, n, 99)
+    n = pl.plan_wilds_to_naturals(g, w, w.entries2, n, 99)
+    return n > 0 and pl.plan_held(w) == 0
 
 
-@njit(cache=True)
-def meld_phase(st, seat: int) -> int:
-    team = team_of(st, seat)
-    if tk.may_go_out(st, seat):
-        n_out, _ = tk.plan_go_out(st, seat, st.entries2)
-        if n_out >= 0 and policy_allows(st, seat, knob(st, seat, P.P_GO_OUT), True):
+@hook
+def propose_melds(g, w, t, x, seat):
+    team = team_of(g, seat)
+    if may_go_out(g, seat):
+        n_out, _ = plan_go_out(g, w, seat, w.entries2)
+        if n_out >= 0 and policy_allows(g, seat, knob(w, seat, P.P_GO_OUT), True):
             return WANT_OUT
-    entries = st.entries
-    d = deal_index(st)
-    if st.opened[team] == 0 and needs_concealed_book(st):
-        n = tk.plan_concealed_book(st, seat, entries)  # R-V5
+    entries = w.entries
+    d = deal_index(g)
+    if g.opened[team] == 0 and needs_concealed_book(g):
+        n = pl.plan_concealed_book(g, w, seat, entries)  # R-V5
     else:
-        complete = (knob(st, seat, P.P_BOOKS_BEFORE_PARTNER) == 1 or st.on_foot[seat] == 0
-                    or tk.partners_on_foot(st, seat) or opponents_close_to_out(st, seat))
+        complete = (knob(w, seat, P.P_BOOKS_BEFORE_PARTNER) == 1 or g.on_foot[seat] == 0
+                    or partners_on_foot(g, seat) or opponents_close_to_out(g, seat))
         hold = 0
-        if st.on_foot[seat] == 0 and st.books[team, BOOK_WILD] >= st.rules[R_OUT_WILD + d]:
-            hold = knob(st, seat, P.P_HOLD_WILDS)  # once the wild books are made
-        if hold > 0 and st.opened[team] == 1 and _melds_into_foot(st, seat):
+        if g.on_foot[seat] == 0 and g.books[team, BOOK_WILD] >= g.rules[R_OUT_WILD + d]:
+            hold = knob(w, seat, P.P_HOLD_WILDS)  # once the wild books are made
+        if hold > 0 and g.opened[team] == 1 and _melds_into_foot(g, w, seat):
             hold = 0  # the held wild's moment: it takes the last cards down and into the Foot
-        tk.plan_reset(st, seat)
-        _hold_back_wilds(st, hold)
-        n = tk.plan_naturals_upto(st, entries, 0, tk.BIG if complete else 6)
-        if st.opened[team] == 0:
-            n = tk.plan_opening_extras(st, entries, n)
-            needed = opening_minimum(st) + knob(st, seat, P.P_OPEN_EXTRA)
-            if tk.entries_points(entries, n) < needed:
+        pl.plan_reset(g, w, seat)
+        _hold_back_wilds(w, hold)
+        n = pl.plan_naturals_upto(g, w, entries, 0, pl.BIG if complete else 6)
+        if g.opened[team] == 0:
+            n = pl.plan_opening_extras(g, w, entries, n)
+            needed = opening_minimum(g) + knob(w, seat, P.P_OPEN_EXTRA)
+            if pl.entries_points(entries, n) < needed:
                 return 0
         else:
-            wild_first = knob(st, seat, P.P_WILD_BOOK_FIRST) == 1
-            need_wild = st.plan_books[BOOK_WILD] < st.rules[R_OUT_WILD + d]
-            need_dirty = st.plan_books[BOOK_DIRTY] < st.rules[R_OUT_DIRTY + d]
+            wild_first = knob(w, seat, P.P_WILD_BOOK_FIRST) == 1
+            need_wild = w.plan_books[BOOK_WILD] < g.rules[R_OUT_WILD + d]
+            need_dirty = w.plan_books[BOOK_DIRTY] < g.rules[R_OUT_DIRTY + d]
             if need_wild and (wild_first or not need_dirty):
-                n = tk.plan_wild_meld(st, entries, n)
+                n = pl.plan_wild_meld(g, w, entries, n)
             elif need_dirty and complete:
-                n = tk.plan_wilds_to_naturals(st, entries, n, 99)
-                n = tk.plan_pairs_with_wild(st, entries, n, 99)
-    tk.lay_kept(st, seat, entries, n)
+                n = pl.plan_wilds_to_naturals(g, w, entries, n, 99)
+                n = pl.plan_pairs_with_wild(g, w, entries, n, 99)
+    propose_line(w, entries, pl.trim_for_foot(g, seat, entries, n))
     return 0
 
 
-@njit(cache=True)
-def grant(st, seat: int, asker: int) -> bool:
-    return policy_allows(st, seat, knob(st, seat, P.P_GRANT), True)
+@hook
+def grant(g, w, t, x, seat):
+    return 1 if policy_allows(g, seat, knob(w, seat, P.P_GRANT), True) else 0
 
 
-@njit(cache=True)
-def choose_discard(st, seat: int) -> int:
-    return tk.least_useful_card(st, seat, knob(st, seat, P.P_BLACK3_BLOCK) == 1,
-                                knob(st, seat, P.P_KEEP_PAIRS) == 1,
-                                knob(st, seat, P.P_DISCARD_SAFETY) == 1)
+go_out = meld_out
+
+
+@hook
+def choose_discard(g, w, t, x, seat):
+    return least_useful_card(g, seat, knob(w, seat, P.P_BLACK3_BLOCK) == 1,
+                             knob(w, seat, P.P_KEEP_PAIRS) == 1,
+                             knob(w, seat, P.P_DISCARD_SAFETY) == 1)

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from sim.api import seats_for_teams
-from sim.rules import Rules
-from sim.trace import trace_games
+from sim.play.api import seats_for_teams
+from sim.core.rules import Rules
+from sim.runs.trace import trace_games
 
 MATCHUPS = {
     "random": ("random", "random"),
@@ -41,7 +41,7 @@ def engine_traces() -> list[list[dict]]:
 @pytest.fixture(scope="session")
 def engine_traces_by_profile() -> dict[str, list[list[dict]]]:
     """For every named profile: whole-game traces of greedy, random and mixed seats."""
-    from sim.profiles import PROFILES
+    from sim.core.profiles import PROFILES
 
     out: dict[str, list[list[dict]]] = {}
     for name, (rules, _) in PROFILES.items():

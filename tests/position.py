@@ -6,8 +6,8 @@ from collections import Counter
 
 import numpy as np
 
-from sim.cards import JOKER, KIND_INDEX, N_KINDS, RANK_INDEX, RANK_KIND, TWO
-from sim.rules import Rules
+from sim.core.cards import JOKER, KIND_INDEX, N_KINDS, RANK_INDEX, RANK_KIND, TWO
+from sim.core.rules import Rules
 from sim.state import (
     M_JOKER,
     M_NAT,
@@ -113,6 +113,6 @@ def entries(*melds: tuple[str, list[str]]) -> tuple[np.ndarray, int]:
 
 
 def held(arr: np.ndarray, seat: int) -> Counter[str]:
-    from sim.cards import KIND_NAMES
+    from sim.core.cards import KIND_NAMES
 
     return Counter({KIND_NAMES[k]: int(n) for k, n in enumerate(arr[0]["hand"][seat]) if n})

@@ -12,10 +12,10 @@ from pathlib import Path
 import polars as pl
 import pytest
 
-from sim.api import seats_for_teams
-from sim.rules import Rules
-from sim.runner import simulate_to
-from sim.runs import MANIFEST, Run, RunSpec, UntilCI
+from sim.play.api import seats_for_teams
+from sim.core.rules import Rules
+from sim.runs.runner import simulate_to
+from sim.runs.storage import MANIFEST, Run, RunSpec, UntilCI
 
 RULES = Rules()
 TEAMS = ("greedy", "random")

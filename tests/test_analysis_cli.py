@@ -13,8 +13,8 @@ from analysis import until
 from analysis.paired import analyse_pair
 from analysis.playing import Pairing, Side, ensure_run, grow_run, run_spec
 from analysis.stats import wilson_interval
-from sim.runner import simulate_to
-from sim.runs import Run
+from sim.runs.runner import simulate_to
+from sim.runs.storage import Run
 from tests.runhelpers import cli
 
 

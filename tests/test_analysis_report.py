@@ -13,8 +13,8 @@ import polars as pl
 import pytest
 from click.testing import CliRunner
 
-from sim.cli_analysis import cli
-from sim.runs import Run
+from sim.cli.analysis import cli
+from sim.runs.storage import Run
 
 GAMES = "24"
 

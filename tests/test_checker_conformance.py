@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import pytest
 
-from sim.api import seats_for_teams
-from sim.profiles import PROFILES
-from sim.rules import Rules
-from sim.trace import trace_games
+from sim.play.api import seats_for_teams
+from sim.core.profiles import PROFILES
+from sim.core.rules import Rules
+from sim.runs.trace import trace_games
 from tests.conftest import MATCHUPS
 from tests.trace_checker import check_trace
 

@@ -7,7 +7,7 @@ import sys
 
 import pytest
 
-from sim.profiles import PROFILES, load_rules
+from sim.core.profiles import PROFILES, load_rules
 
 
 def handfoot(*args: str) -> subprocess.CompletedProcess:

@@ -5,9 +5,9 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from sim.api import make_state, play, seats_for_teams
-from sim.rules import Rules
-from sim.runner import run_games
+from sim.play.api import make_state, play, seats_for_teams
+from sim.core.rules import Rules
+from sim.runs.runner import run_games
 
 RULES = Rules()
 MATCHUPS = {"random": ["random"] * 4, "greedy": ["greedy"] * 4,
@@ -61,7 +61,7 @@ def test_identical_records_for_any_jobs_and_chunk_size():
 
 def test_paired_deals_are_the_same_whatever_the_strategies():
     """The shuffle stream is separate from decisions: seats swapped see the same deals."""
-    from sim.trace import trace_games
+    from sim.runs.trace import trace_games
 
     a = next(trace_games(RULES, MATCHUPS["greedy"], 5, 0, 1))
     b = next(trace_games(RULES, MATCHUPS["random"], 5, 0, 1))

@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 from sim import cards
-from sim.api import make_state
+from sim.play.api import make_state
 from sim.deal import setup_deal
 from sim.engine import play_turn
 from sim.melds import (
@@ -21,8 +21,8 @@ from sim.melds import (
     team_of,
 )
 from sim.pickup import BLOCKED, apply_pickup, taken_count
-from sim.profiles import STANDARD
-from sim.rules import replace
+from sim.core.profiles import STANDARD
+from sim.core.rules import replace
 from sim.scoring import N_PARTS, P_BOOKS, P_GRAB22, P_OUT, P_RED3, score_parts
 from sim.state import (
     BOOK_BLACK3,

@@ -5,9 +5,9 @@ from __future__ import annotations
 import numpy as np
 
 from sim import cards
-from sim.api import make_state
+from sim.play.api import make_state
 from sim.deal import dealer_of, setup_deal
-from sim.rules import Rules
+from sim.core.rules import Rules
 from sim.state import S_PILE_N, S_STOCK_N
 
 RULES = Rules()
@@ -110,7 +110,7 @@ def test_R_X4_buried_starting_cards_go_to_uniform_positions():
 
 def test_R_D4_R_D5_R_X16_dealer_rotates_and_left_of_dealer_starts():
     assert [dealer_of(4, d) for d in (1, 2, 3, 4)] == [3, 0, 1, 2]
-    from sim.api import play
+    from sim.play.api import play
 
     rec = play(RULES, ["greedy"] * 4, seed=3, first_game=0, n_games=2)
     assert list(rec["dealer"]) == [3, 0, 1, 2, 3, 0, 1, 2]

@@ -8,9 +8,9 @@ import re
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as hs
 
-from sim.api import make_state, play
-from sim.profiles import PROFILES, rules_from_mapping
-from sim.rules import CHOICES, RulesError
+from sim.play.api import make_state, play
+from sim.core.profiles import PROFILES, rules_from_mapping
+from sim.core.rules import CHOICES, RulesError
 
 per_deal = hs.one_of(hs.integers(-1, 6), hs.lists(hs.integers(0, 5), min_size=4, max_size=4))
 knobs = {

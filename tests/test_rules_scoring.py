@@ -86,8 +86,8 @@ def test_R_X7_a_tied_game_is_half_a_win_each():
 
 
 def test_R_S_breakdown_sums_to_the_score_in_every_record():
-    from sim.api import play
-    from sim.rules import Rules
+    from sim.play.api import play
+    from sim.core.rules import Rules
 
     rec = play(Rules(), ["greedy", "random"] * 2, seed=5, first_game=0, n_games=50)
     total = rec["melded"] + rec["left"] + rec["red3"] + rec["books"] + rec["out"]

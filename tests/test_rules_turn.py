@@ -35,8 +35,8 @@ def test_R_T3_R_X6_red_threes_exposed_and_replaced_one_by_one():
     assert arr[0]["red3"][0] == 3
     assert held(arr, 0)["R3"] == 0
     assert arr[0]["sc"][S_STOCK_N] == 1  # 2 drawn + 3 replacements
-    from sim.rules import Rules
-    from sim.trace import decode
+    from sim.core.rules import Rules
+    from sim.runs.trace import decode
 
     lines = [x for x in decode(arr[0], Rules(), 0, 0) if x["type"] in ("draw", "red3")]
     assert lines[0] == {"type": "draw", "seat": 0, "cards": ["R3", "R3"]}
@@ -128,8 +128,8 @@ def test_R_G3_R_X3_ask_granted_when_going_out_wins_then_out():
     play_turn(arr[0], 0)
     assert ended(arr) == END_OUT and arr[0]["sc"][S_OUT_SEAT] == 0
     assert sum(held(arr, 0).values()) == 0
-    from sim.rules import Rules
-    from sim.trace import decode
+    from sim.core.rules import Rules
+    from sim.runs.trace import decode
 
     kinds = [x["type"] for x in decode(arr[0], Rules(), 0, 0)]
     assert kinds.index("ask") < kinds.index("out")

@@ -8,7 +8,7 @@ import json
 
 import pytest
 
-from sim.runs import MANIFEST
+from sim.runs.storage import MANIFEST
 from tests.runhelpers import cli, file_ids, run_in, spec_for
 
 

@@ -10,10 +10,10 @@ import signal
 import numpy as np
 import pytest
 
-from analysis.aggregate import Aggregate
+from sim.runs.aggregate import Aggregate
 from analysis.summary import summarize, summary_from_aggregate
-from sim.api import play
-from sim.runs import CorruptChunkError, Run, UntilCI, chunk_name
+from sim.play.api import play
+from sim.runs.storage import CorruptChunkError, Run, UntilCI, chunk_name
 from tests.runhelpers import (
     RULES,
     TEAMS,

@@ -5,11 +5,11 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from sim.api import make_state
-from sim.cards import KIND_INDEX, N_KINDS
+from sim.play.api import make_state
+from sim.core.cards import KIND_INDEX, N_KINDS
 from sim.deal import setup_deal
 from sim.engine import play_turn
-from sim.profiles import STANDARD
+from sim.core.profiles import STANDARD
 from sim.state import S_ENDED, S_PILE_N, S_STOCK_N, S_TURN
 from strategies import dispatch
 from strategies.registry import REGISTRY, StrategyError, load, resolve_seats

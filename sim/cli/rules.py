@@ -1,0 +1,47 @@
+"""``handfoot rules list`` and ``handfoot rules show NAME|FILE``."""
+
+from __future__ import annotations
+
+from dataclasses import fields
+
+import click
+
+from sim.core.profiles import PROFILES, load_rules, profile_name
+from sim.core.rules import Rules
+
+
+def _format_value(value) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, tuple):
+        return "[" + ", ".join(str(v) for v in value) + "]"
+    if isinstance(value, str):
+        return f'"{value}"'
+    return str(value)
+
+
+@click.group(epilog="Examples: handfoot rules list;  handfoot rules show saskatchewan;  "
+                    "handfoot rules show my-house.toml")
+def rules() -> None:
+    """Rule profiles and rule files: list them, show every knob."""
+
+
+@rules.command("list")
+def list_profiles() -> None:
+    """One line per named profile, with its sources."""
+    width = max(len(name) for name in PROFILES)
+    for name, (preset, summary) in PROFILES.items():
+        click.echo(f"{name:<{width}}  {preset.rules_id}  {summary}")
+
+
+@rules.command("show")
+@click.argument("spec")
+def show(spec: str) -> None:
+    """Every knob and its value for a profile NAME or a rule FILE (TOML).
+
+    The output is itself a valid rule file."""
+    resolved = load_rules(spec)
+    click.echo(f"# {spec}: profile {profile_name(resolved)}, rules_id {resolved.rules_id}")
+    for f in fields(Rules):
+        click.echo(f"{f.name} = {_format_value(getattr(resolved, f.name))}"
+                   f"  # {f.metadata['doc']}")

@@ -1,0 +1,102 @@
+"""Named rule profiles (RULES.md sections 12-13) and rule files (TOML with ``base = NAME``)."""
+
+from __future__ import annotations
+
+from dataclasses import fields
+from pathlib import Path
+
+from sim.core.rules import Rules, RulesError, replace
+from sim.core.tomlfile import read_toml
+
+STANDARD = Rules()
+
+_SIMPSON = replace(
+    STANDARD,
+    partnerships=4, decks=5, hand_size=11, foot_size=11, pickup_rule="exact", pickup_size=7,
+    wild_top_pickup=False, wild_ratio="more", books="grow", wild_melds=False,
+    red3_rule="discard", red3_bonus=0, red3_penalty=500, clean_book_bonus=300,
+    dirty_book_bonus=100, wild_book_bonus=0, out_clean_books=(1, 1, 1, 1),
+    out_dirty_books=(1, 1, 1, 1), out_wild_books=(0, 0, 0, 0), final_discard_required=True,
+    starting_card="none",
+)
+_BROUILLETTE = replace(
+    _SIMPSON, clean_book_bonus=500, dirty_book_bonus=300, out_clean_books=(1, 1, 1, 2),
+    out_dirty_books=(1, 1, 1, 2), final_discard_required=False, wild_discard="freeze",
+    black3_melds=True,
+)
+
+PROFILES: dict[str, tuple[Rules, str]] = {
+    "standard": (STANDARD, "sections 1-10: 5 decks, 13/13, top 7, books 500/300/1500 "
+                           "[000, 001, 003, 004]"),
+    "eleven": (replace(
+        STANDARD, decks=4, hand_size=11, foot_size=11, pickup_size=5, wild_melds=False,
+        max_wilds_per_meld=2, books="naturals", wild_book_bonus=0, red3_rule="discard",
+        red3_bonus=0, red3_penalty=300, out_wild_books=(0, 0, 0, 0)),
+        "simpler house game: 4 decks, 11/11, top 5, no wild melds, growing-by-naturals books, "
+        "red threes discarded (-300) [002]"),
+    "saskatchewan": (replace(
+        STANDARD, hand_size=11, foot_size=13, wild_ratio="more", books="grow",
+        deal4_concealed_book=True, pickup_rule="whole", out_clean_books=(1, 1, 1, 1),
+        out_dirty_books=(1, 1, 1, 1), out_wild_books=(1, 1, 1, 1)),
+        "11/13, naturals > wilds, growing books, whole pile, concealed book in deal 4, "
+        "out with 1+1+1 [000]"),
+    "simpson": (_SIMPSON, "individual, 11/11, exactly 7 from 7+, growing books, no wild melds, "
+                          "red threes -500, books 300/100, final discard [000]"),
+    "brouillette": (_BROUILLETTE, "simpson with books 500/300, 2+2 in deal 4, frozen pile, "
+                                  "black-three melds [000]"),
+    "brouillette-partners": (replace(
+        _BROUILLETTE, partnerships=2, out_clean_books=(2, 2, 2, 4),
+        out_dirty_books=(2, 2, 2, 4), partner_foot_required=False),
+        "brouillette in partnerships: 2+2 in deals 1-3, 4+4 in deal 4 [000]"),
+}
+
+
+def get_profile(name: str) -> Rules:
+    if name not in PROFILES:
+        known = ", ".join(PROFILES)
+        raise RulesError(f"unknown rule profile '{name}' (known: {known})")
+    return PROFILES[name][0]
+
+
+def profile_name(rules: Rules) -> str:
+    """The profile a rule set equals, or 'custom'."""
+    for name, (preset, _) in PROFILES.items():
+        if preset == rules:
+            return name
+    return "custom"
+
+
+def _coerce(name: str, value, default):
+    """TOML lists become tuples; an integer given for a per-deal knob applies to every deal."""
+    if isinstance(default, tuple):
+        if isinstance(value, int) and not isinstance(value, bool):
+            return (value,) * len(default)
+        if isinstance(value, list):
+            return tuple(value)
+    return value
+
+
+def rules_from_mapping(data: dict, origin: str) -> Rules:
+    data = dict(data)
+    base_name = data.pop("base", "standard")
+    if not isinstance(base_name, str):
+        raise RulesError(f"{origin}: 'base' must be a profile name")
+    base = get_profile(base_name)
+    known = {f.name: f for f in fields(Rules)}
+    changes = {}
+    for key, value in data.items():
+        if key not in known:
+            raise RulesError(f"rule '{key}': unknown knob in {origin} (see 'handfoot rules "
+                             f"show standard')")
+        changes[key] = _coerce(key, value, known[key].default)
+    return replace(base, **changes)
+
+
+def load_rules(spec: str) -> Rules:
+    """A profile name, or a TOML rule file that may say ``base = "saskatchewan"``."""
+    if spec in PROFILES:
+        return PROFILES[spec][0]
+    path = Path(spec)
+    if spec.endswith(".toml") or path.exists():
+        return rules_from_mapping(read_toml(spec, "rule file", RulesError), spec)
+    return get_profile(spec)

@@ -1,0 +1,239 @@
+"""The moves: every change to a game record goes through one of these primitives.
+
+Each checks its legality with ``sim.engine.legal`` (returning OK or a refusal code and changing
+nothing when refused) and records its event, so ``sim.engine.flow`` only composes them with
+the strategies' proposals (R-T, R-PU, R-M, R-F, R-G, R-E, R-V6, R-V8).
+"""
+
+from __future__ import annotations
+
+from numba import njit
+
+from sim.core.cards import JOKER, N_KINDS, RANK_KIND, RED3, TWO
+from sim.core.rules import R_RED3_RULE, R_WILD_DISCARD, RED3_EXPOSE, WILD_DISCARD_FREEZE
+from sim.engine import events as ev
+from sim.engine import rng
+from sim.engine.layout import (
+    END_OUT,
+    END_STOCK,
+    S_ENDED,
+    S_FROZEN_N,
+    S_LINE,
+    S_OUT_SEAT,
+    S_PICKED_UP,
+    S_PILE_N,
+    S_STOCK_N,
+    S_TURN,
+)
+from sim.engine.legal import check_discard, check_line, check_pickup, taken_count, team_of
+from sim.engine.meldrules import entry_points, place_entry
+from sim.engine.reasons import OK
+
+# --- melds -----------------------------------------------------------------------------------
+
+
+@njit(cache=True)
+def _apply_entries(g, t, seat: int, entries, n: int, line_id: int) -> None:
+    """Move the entries' cards from the seat's held cards onto the partnership's table."""
+    team = team_of(g, seat)
+    for i in range(n):
+        rank = entries[i, 0]
+        nat = entries[i, 1]
+        twos = entries[i, 2]
+        jokers = entries[i, 3]
+        kind = RANK_KIND[rank]
+        if kind >= 0:
+            g.hand[seat, kind] -= nat
+        g.hand[seat, TWO] -= twos
+        g.hand[seat, JOKER] -= jokers
+        if place_entry(g, g.meld[team], g.books[team], g.rank_books[team], g.booked[team],
+                       rank, nat, twos, jokers, entries[i, 4]) != OK:
+            raise AssertionError("a checked meld entry failed to apply")
+        g.melded_value[team] += entry_points(rank, nat, twos, jokers)
+        e = ev.emit(t, ev.EV_MELD, seat, rank, line_id, entries[i, 4], 0)
+        ev.emit_counts(t, e, kind, nat, twos, jokers)
+
+
+@njit(cache=True)
+def _mark_opened(g, team: int) -> None:
+    if g.opened[team] == 0:
+        g.opened[team] = 1
+        g.open_turn[team] = g.sc[S_TURN]
+
+
+@njit(cache=True)
+def lay_line(g, w, t, seat: int, entries, n: int) -> int:
+    """The meld primitive: check the line, then apply it. Returns OK or the refusal code."""
+    reason = check_line(g, w, seat, entries, n)
+    if reason != OK:
+        return reason
+    line_id = g.sc[S_LINE]
+    g.sc[S_LINE] = line_id + 1
+    _apply_entries(g, t, seat, entries, n, line_id)
+    _mark_opened(g, team_of(g, seat))
+    return OK
+
+
+@njit(cache=True)
+def apply_pickup(g, w, t, seat: int, entries, n: int) -> int:
+    """The pick-up primitive: check, then take the top cards, meld, and keep the rest (R-PU5).
+
+    Returns OK or the refusal code. A red three among the kept cards is exposed at once where
+    red threes are exposed (R-T3); the caller does that after this returns."""
+    reason = check_pickup(g, w, seat, entries, n)
+    if reason != OK:
+        return reason
+    k = taken_count(g)
+    pile_n = g.sc[S_PILE_N]
+    line_id = g.sc[S_LINE]
+    g.sc[S_LINE] = line_id + 1
+    e = ev.emit(t, ev.EV_PICKUP, seat, line_id, 0, 0, 0)
+    for i in range(k):
+        card = g.pile[pile_n - 1 - i]
+        ev.emit_card(t, e, card)
+        g.hand[seat, card] += 1  # the top card joins a meld at once; the rest are kept
+        g.taken[seat, card] += 1  # everyone saw it taken
+    g.sc[S_PILE_N] = pile_n - k
+    _apply_entries(g, t, seat, entries, n, line_id)
+    _mark_opened(g, team_of(g, seat))
+    g.sc[S_PICKED_UP] = 1
+    return OK
+
+
+@njit(cache=True)
+def red3_to_expose(g, seat: int) -> int:
+    """Red threes a seat holds that must now be exposed (R-T3), 0 where they are discarded."""
+    if g.rules[R_RED3_RULE] != RED3_EXPOSE:
+        return 0
+    return g.hand[seat, RED3]
+
+
+# --- the stock, red threes, the Foot ------------------------------------------------------------
+
+
+@njit(cache=True)
+def _take_from_stock(g) -> int:
+    n = g.sc[S_STOCK_N] - 1
+    g.sc[S_STOCK_N] = n
+    return g.stock[n]
+
+
+@njit(cache=True)
+def expose_red3(g, t, seat: int, count: int) -> None:
+    """R-T3, R-X6, R-X1, R-X9: expose ``count`` held red threes, replace them one by one.
+
+    A replacement that is itself a red three forms the next batch (its own trace line). A
+    replacement the stock cannot give ends the deal; the red three still scores as exposed.
+    Where red threes are discarded instead (R-V6) nothing happens.
+    """
+    if g.rules[R_RED3_RULE] != RED3_EXPOSE:
+        return
+    team = team_of(g, seat)
+    while count > 0:
+        g.hand[seat, RED3] -= count
+        g.red3[team] += count
+        e = ev.emit(t, ev.EV_RED3, seat, count, 0, 0, 0)
+        next_count = 0
+        for _ in range(count):
+            if g.sc[S_STOCK_N] == 0:
+                g.sc[S_ENDED] = END_STOCK  # R-X1
+                return
+            card = _take_from_stock(g)
+            ev.emit_card(t, e, card)
+            g.hand[seat, card] += 1
+            if card == RED3:
+                next_count += 1
+        count = next_count
+
+
+@njit(cache=True)
+def _restock(g, t) -> None:
+    """R-V8: shuffle the set-aside piles and put them under the remaining stock."""
+    f = g.sc[S_FROZEN_N]
+    if f == 0:
+        return
+    rng.shuffle(g.rng, rng.STREAM_DEAL, g.frozen, f)
+    n = g.sc[S_STOCK_N]
+    for i in range(n - 1, -1, -1):  # lift the remaining stock above the restocked cards
+        g.stock[i + f] = g.stock[i]
+    for i in range(f):  # frozen[0] is drawn first of them: it lies just under the old stock
+        g.stock[f - 1 - i] = g.frozen[i]
+    g.sc[S_STOCK_N] = n + f
+    g.sc[S_FROZEN_N] = 0
+    e = ev.emit(t, ev.EV_RESTOCK, -1, 0, 0, 0, 0)
+    for i in range(f):
+        ev.emit_card(t, e, g.frozen[i])
+
+
+@njit(cache=True)
+def stock_can_draw(g, t) -> bool:
+    """R-E1, R-X2: two cards needed; a frozen pile's cards come back first (R-V8)."""
+    if g.sc[S_STOCK_N] < 2:
+        _restock(g, t)
+    return g.sc[S_STOCK_N] >= 2
+
+
+@njit(cache=True)
+def draw(g, t, seat: int) -> None:
+    """R-T2: the top two stock cards, then their red threes (R-T3). Caller checks the stock."""
+    e = ev.emit(t, ev.EV_DRAW, seat, 0, 0, 0, 0)
+    reds = 0
+    for _ in range(2):
+        card = _take_from_stock(g)
+        ev.emit_card(t, e, card)
+        g.hand[seat, card] += 1
+        if card == RED3:
+            reds += 1
+    expose_red3(g, t, seat, reds)
+
+
+@njit(cache=True)
+def pick_up_foot(g, t, seat: int) -> None:
+    """R-F1..R-F3, R-X10: the Foot becomes the held cards; its red threes are exposed."""
+    for k in range(N_KINDS):
+        g.hand[seat, k] += g.foot[seat, k]
+        g.foot[seat, k] = 0
+    g.on_foot[seat] = 1
+    g.foot_turn[seat] = g.sc[S_TURN]
+    ev.emit(t, ev.EV_FOOT, seat, 0, 0, 0, 0)
+    expose_red3(g, t, seat, g.hand[seat, RED3])
+
+
+# --- discarding, going out ----------------------------------------------------------------------
+
+
+@njit(cache=True)
+def _freeze_pile(g, t, seat: int) -> None:
+    """R-V8: a discarded wild sets the whole pile aside; the next discard starts a new one."""
+    n = g.sc[S_PILE_N]
+    f = g.sc[S_FROZEN_N]
+    e = ev.emit(t, ev.EV_FREEZE, seat, 0, 0, 0, 0)
+    for i in range(n):
+        g.frozen[f + i] = g.pile[i]
+        ev.emit_card(t, e, g.pile[i])
+    g.sc[S_FROZEN_N] = f + n
+    g.sc[S_PILE_N] = 0
+
+
+@njit(cache=True)
+def discard(g, t, seat: int, kind: int) -> int:
+    """Discard one held card (R-T1, R-T5, R-V8). Returns OK or the refusal code."""
+    reason = check_discard(g, seat, kind)
+    if reason != OK:
+        return reason
+    g.hand[seat, kind] -= 1
+    n = g.sc[S_PILE_N]
+    g.pile[n] = kind
+    g.sc[S_PILE_N] = n + 1
+    ev.emit(t, ev.EV_DISCARD, seat, kind, 0, 0, 0)
+    if (kind == TWO or kind == JOKER) and g.rules[R_WILD_DISCARD] == WILD_DISCARD_FREEZE:
+        _freeze_pile(g, t, seat)
+    return OK
+
+
+@njit(cache=True)
+def go_out(g, t, seat: int) -> None:
+    """R-G3: a player holding nothing has gone out; the deal ends (R-E1)."""
+    g.sc[S_OUT_SEAT] = seat
+    g.sc[S_ENDED] = END_OUT
+    ev.emit(t, ev.EV_OUT, seat, 0, 0, 0, 0)

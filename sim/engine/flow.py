@@ -1,0 +1,273 @@
+"""A deal as a sequence of decisions: the engine runs every forced step itself and stops where
+a player must choose, recording which decision (``S_DECISION``) and whose (``S_DECIDER``).
+
+A driver (``sim.play.loop`` for whole games, a search player's rollouts) asks the deciding
+seat's strategy for a proposal and hands it to ``apply_decision``, which validates it with
+``sim.engine.legal``, applies it through ``sim.engine.actions`` and runs on to the next
+decision. A refused proposal raises ``IllegalProposal`` with the rule's refusal code in
+``g.sc[S_ERROR]``: a strategy bug is never silent, in any mode. Because the pending decision
+lives in the game record, play can stop after any decision and go on from a copy.
+
+The turn (R-T1): starting red threes (R-X8) and an empty Hand's Foot (R-F3, R-X10) come first;
+then pick up or draw; then meld, taking the Foot at once when the Hand empties (R-F2, R-X5),
+possibly asking to go out (R-G3, R-V9); then discard.
+"""
+
+from __future__ import annotations
+
+from numba import njit
+
+from sim.core.cards import RED3
+from sim.engine import events as ev
+from sim.engine import rng
+from sim.engine.actions import (
+    apply_pickup,
+    discard,
+    draw,
+    expose_red3,
+    go_out,
+    lay_line,
+    pick_up_foot,
+    red3_to_expose,
+    stock_can_draw,
+)
+from sim.engine.audit import check_conservation
+from sim.engine.deal import setup_deal
+from sim.engine.layout import (
+    D_DISCARD,
+    D_GO_OUT,
+    D_GRANT,
+    D_MELD,
+    D_NONE,
+    D_PICKUP,
+    END_NONE,
+    END_STOCK,
+    END_TRUNCATED,
+    S_ASKED,
+    S_DEALER,
+    S_DECIDER,
+    S_DECISION,
+    S_ENDED,
+    S_ERROR,
+    S_ERROR_DECISION,
+    S_ERROR_SEAT,
+    S_GRANTED,
+    S_PICKED_UP,
+    S_PLAYERS,
+    S_SEAT,
+    S_TEAMS,
+    S_TURN,
+    S_WANT_OUT,
+    TURN_CAP,
+    W_ENTRIES,
+    W_LINES,
+)
+from sim.engine.legal import held_count, may_go_out
+from sim.engine.reasons import E_ASK_NOT_ALLOWED, E_BAD_ANSWER, E_NOT_OUT, E_SHAPE, OK
+from sim.engine.reasons import IllegalProposal
+
+
+@njit(cache=True)
+def ended(g) -> bool:
+    return g.sc[S_ENDED] != END_NONE
+
+
+@njit(cache=True)
+def _wait_for(g, decision: int, seat: int) -> None:
+    g.sc[S_DECISION] = decision
+    g.sc[S_DECIDER] = seat
+
+
+@njit(cache=True)
+def _stop(g) -> None:
+    """The deal is over: nobody is asked anything more."""
+    g.sc[S_DECISION] = D_NONE
+    g.sc[S_DECIDER] = -1
+
+
+@njit(cache=True)
+def _refuse(g, decision: int, seat: int, reason: int) -> None:
+    g.sc[S_ERROR] = reason
+    g.sc[S_ERROR_DECISION] = decision
+    g.sc[S_ERROR_SEAT] = seat
+    _stop(g)
+    raise IllegalProposal("a strategy's proposal was refused (rule in the game record)")
+
+
+@njit(cache=True)
+def clear_proposal(w) -> None:
+    w.sc[W_LINES] = 0
+    w.sc[W_ENTRIES] = 0
+
+
+# --- forced steps ----------------------------------------------------------------------------
+
+
+@njit(cache=True)
+def start_deal(g, w, t, seed: int, game: int, deal: int) -> None:
+    """Shuffle and deal (R-D), key the strategies' stream, and run to the first decision."""
+    setup_deal(g, t, seed, game, deal)
+    w.rng[rng.STREAM_STRATEGY] = rng.key(seed, game, deal, rng.STREAM_STRATEGY)
+    check_conservation(g)
+    _start_turn(g, t, (g.sc[S_DEALER] + 1) % g.sc[S_PLAYERS])  # R-D4
+
+
+@njit(cache=True)
+def _start_turn(g, t, seat: int) -> None:
+    g.sc[S_TURN] += 1
+    if g.sc[S_TURN] > TURN_CAP:
+        g.sc[S_TURN] = TURN_CAP
+        g.sc[S_ENDED] = END_TRUNCATED
+        _stop(g)
+        return
+    g.sc[S_SEAT] = seat
+    g.sc[S_GRANTED] = 0
+    g.sc[S_ASKED] = 0
+    g.sc[S_PICKED_UP] = 0
+    g.sc[S_WANT_OUT] = 0
+    if g.first_turn_done[seat] == 0:  # R-X8: starting-Hand red threes, before the turn
+        g.first_turn_done[seat] = 1
+        expose_red3(g, t, seat, g.hand[seat, RED3])
+        check_conservation(g)
+        if ended(g):
+            _stop(g)
+            return
+    if held_count(g, seat) == 0 and g.on_foot[seat] == 0:
+        pick_up_foot(g, t, seat)  # R-F3, R-X10
+        check_conservation(g)
+        if ended(g):
+            _stop(g)
+            return
+    _wait_for(g, D_PICKUP, seat)
+
+
+@njit(cache=True)
+def _to_melds(g, t, seat: int) -> None:
+    """Before each meld decision: an emptied Hand takes the Foot at once (R-F2, R-X5)."""
+    if held_count(g, seat) == 0 and g.on_foot[seat] == 0:
+        pick_up_foot(g, t, seat)
+        check_conservation(g)
+        if ended(g):
+            _stop(g)
+            return
+    _wait_for(g, D_MELD, seat)
+
+
+@njit(cache=True)
+def _lay_proposed_lines(g, w, t, decision: int, seat: int) -> None:
+    """Lay every meld line of the proposal in order; the first refused one raises."""
+    start = 0
+    for i in range(w.sc[W_LINES]):
+        end = w.prop_line_end[i]
+        if end <= start or end > w.prop.shape[0]:
+            _refuse(g, decision, seat, E_SHAPE)
+        reason = lay_line(g, w, t, seat, w.prop[start:end], end - start)
+        if reason != OK:
+            _refuse(g, decision, seat, reason)
+        start = end
+    check_conservation(g)
+
+
+# --- applying proposals ----------------------------------------------------------------------
+
+
+@njit(cache=True)
+def _apply_pickup_or_draw(g, w, t, seat: int, n: int) -> None:
+    if n < 0 or n > w.prop.shape[0]:
+        _refuse(g, D_PICKUP, seat, E_SHAPE)
+    if n > 0:
+        reason = apply_pickup(g, w, t, seat, w.prop, n)
+        if reason != OK:
+            _refuse(g, D_PICKUP, seat, reason)
+        check_conservation(g)
+        expose_red3(g, t, seat, red3_to_expose(g, seat))  # a kept starting red three (R-T3)
+        check_conservation(g)
+    else:
+        if not stock_can_draw(g, t):  # R-E1, R-X2, R-X17; a frozen pile comes back (R-V8)
+            g.sc[S_ENDED] = END_STOCK
+            _stop(g)
+            return
+        draw(g, t, seat)
+        check_conservation(g)
+    if ended(g):
+        _stop(g)
+        return
+    _to_melds(g, t, seat)
+
+
+@njit(cache=True)
+def _apply_melds(g, w, t, seat: int, want_out: int) -> None:
+    _lay_proposed_lines(g, w, t, D_MELD, seat)
+    if held_count(g, seat) == 0 and g.on_foot[seat] == 0:
+        _to_melds(g, t, seat)
+        return
+    if want_out == 1 and g.sc[S_ASKED] == 0:
+        if not may_go_out(g, seat):
+            _refuse(g, D_MELD, seat, E_ASK_NOT_ALLOWED)
+        g.sc[S_ASKED] = 1
+        g.sc[S_WANT_OUT] = 1
+        players = g.sc[S_PLAYERS]
+        teams = g.sc[S_TEAMS]
+        if teams == players:  # R-V9: in individual play nobody is asked
+            g.sc[S_GRANTED] = 1
+            _wait_for(g, D_GO_OUT, seat)
+        else:  # R-G3: the next partner in turn order answers
+            _wait_for(g, D_GRANT, (seat + teams) % players)
+        return
+    _wait_for(g, D_DISCARD, seat)
+
+
+@njit(cache=True)
+def _apply_grant(g, t, partner: int, answer: int) -> None:
+    asker = g.sc[S_SEAT]
+    if answer != 0 and answer != 1:
+        _refuse(g, D_GRANT, partner, E_BAD_ANSWER)
+    g.sc[S_GRANTED] = answer
+    ev.emit(t, ev.EV_ASK, asker, answer, 0, 0, 0)
+    if answer == 1:
+        _wait_for(g, D_GO_OUT, asker)
+    else:
+        _to_melds(g, t, asker)
+
+
+@njit(cache=True)
+def _apply_go_out(g, w, t, seat: int, last: int) -> None:
+    _lay_proposed_lines(g, w, t, D_GO_OUT, seat)
+    if last >= 0:
+        reason = discard(g, t, seat, last)
+        if reason != OK:
+            _refuse(g, D_GO_OUT, seat, reason)
+        check_conservation(g)
+    if held_count(g, seat) != 0:
+        _refuse(g, D_GO_OUT, seat, E_NOT_OUT)
+    go_out(g, t, seat)  # R-G3
+    _stop(g)
+
+
+@njit(cache=True)
+def _apply_discard(g, t, seat: int, kind: int) -> None:
+    reason = discard(g, t, seat, kind)
+    if reason != OK:
+        _refuse(g, D_DISCARD, seat, reason)
+    check_conservation(g)
+    _start_turn(g, t, (seat + 1) % g.sc[S_PLAYERS])
+
+
+@njit(cache=True)
+def apply_decision(g, w, t, value: int) -> None:
+    """Validate and apply the pending decision's proposal (``value`` is the hook's return;
+    meld lines and pick-up entries are in ``w.prop``), then run to the next decision."""
+    decision = g.sc[S_DECISION]
+    seat = g.sc[S_DECIDER]
+    if decision == D_PICKUP:
+        _apply_pickup_or_draw(g, w, t, seat, value)
+    elif decision == D_MELD:
+        _apply_melds(g, w, t, seat, value)
+    elif decision == D_GRANT:
+        _apply_grant(g, t, seat, value)
+    elif decision == D_GO_OUT:
+        _apply_go_out(g, w, t, seat, value)
+    elif decision == D_DISCARD:
+        _apply_discard(g, t, seat, value)
+    else:
+        raise AssertionError("apply_decision called with no decision pending")

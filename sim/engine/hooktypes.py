@@ -1,0 +1,32 @@
+"""The one signature every strategy hook is compiled with, so hooks are first-class values.
+
+A compiled game loop takes each seat's hooks as function pointers of this type: the loop is
+compiled (and cached) once, and a new strategy compiles only itself (docs/design.md). A hook
+gets the game record ``g`` (read only: checked mode proves it), the players' work area ``w``
+(its proposal goes in ``w.prop``), the trace ``t`` (a search may switch it off around its
+rollouts and must switch it back), a scratch array ``x`` of game records for a search's copies,
+and the deciding seat; it returns one int64 (see ``sim.engine.layout.D_*``).
+"""
+
+from __future__ import annotations
+
+import warnings
+
+from numba import from_dtype, njit, types
+from numba.core.errors import NumbaExperimentalFeatureWarning
+
+from sim.engine.layout import GAME_DTYPE, TRACE_DTYPE, WORK_DTYPE
+
+warnings.filterwarnings("ignore", category=NumbaExperimentalFeatureWarning)
+
+GAME = from_dtype(GAME_DTYPE)
+WORK = from_dtype(WORK_DTYPE)
+TRACE = from_dtype(TRACE_DTYPE)
+GAMES = types.Array(GAME, 1, "C")
+HOOK_SIGNATURE = types.int64(GAME, WORK, TRACE, GAMES, types.int64)
+HOOK_TYPE = types.FunctionType(HOOK_SIGNATURE)
+
+
+def hook(func):
+    """Compile a strategy hook with ``HOOK_SIGNATURE`` (cached on disk like every kernel)."""
+    return njit(HOOK_SIGNATURE, cache=True)(func)

@@ -1,0 +1,153 @@
+"""How one meld entry changes a partnership's table under the rule set (R-M, R-V3..R-V7).
+
+``place_entry`` is the one place that knows it. It works on whatever table arrays it is given:
+the engine's scratch copies (checking a line), the real table (applying one), or a strategy's
+plan copies, so plans follow the rules by construction. It reads only the rules from ``g``.
+"""
+
+from __future__ import annotations
+
+from numba import njit
+
+from sim.core.cards import BLACK3_RANK, CARD_VALUE, JOKER, N_NATURALS, N_RANKS, RANK_KIND, TWO
+from sim.core.cards import WILD_RANK
+from sim.core.rules import (
+    BOOKS_GROW,
+    BOOKS_NATURALS,
+    R_BLACK3_MELDS,
+    R_BOOKS,
+    R_MAX_MELD,
+    R_MAX_WILDS,
+    R_WILD_MELDS,
+    R_WILD_RATIO,
+    RATIO_DOUBLE,
+)
+from sim.engine.layout import BOOK_BLACK3, BOOK_CLEAN, BOOK_DIRTY, BOOK_WILD, M_JOKER, M_NAT
+from sim.engine.layout import M_TWO
+from sim.engine.reasons import (
+    E_BLACK3_WILD,
+    E_BOOK_CLOSED,
+    E_ONTO_BOOK,
+    E_RATIO,
+    E_SHAPE,
+    E_THREES,
+    E_TOO_BIG,
+    E_TOO_SMALL,
+    E_WILD_MELD,
+    OK,
+)
+
+BOOK_SIZE = 7
+
+
+@njit(cache=True)
+def copy_counts(dst, src) -> None:
+    """Element-wise copy; numba's slice assignment may allocate to guard against overlap."""
+    for i in range(src.shape[0]):
+        dst[i] = src[i]
+
+
+@njit(cache=True)
+def copy_melds(dst, src) -> None:
+    for r in range(src.shape[0]):
+        for j in range(src.shape[1]):
+            dst[r, j] = src[r, j]
+
+
+@njit(cache=True)
+def ratio_ok(g, naturals: int, wilds: int) -> bool:
+    """R-M3 (naturals >= 2 x wilds) or the profile's 'naturals > wilds', and any hard cap."""
+    if wilds == 0:
+        return True
+    cap = g.rules[R_MAX_WILDS]
+    if cap > 0 and wilds > cap:
+        return False
+    if g.rules[R_WILD_RATIO] == RATIO_DOUBLE:
+        return naturals >= 2 * wilds
+    return naturals > wilds
+
+
+@njit(cache=True)
+def entry_points(rank: int, nat: int, twos: int, jokers: int) -> int:
+    """Card values of an entry (R-S1); a melded black three counts -5 (R-V7)."""
+    pts = twos * CARD_VALUE[TWO] + jokers * CARD_VALUE[JOKER]
+    if rank == BLACK3_RANK:
+        pts -= 5 * nat
+    elif rank != WILD_RANK:
+        pts += nat * CARD_VALUE[rank]
+    return pts
+
+
+@njit(cache=True)
+def book_type(rank: int, wilds: int) -> int:
+    if rank == WILD_RANK:
+        return BOOK_WILD
+    if rank == BLACK3_RANK:
+        return BOOK_BLACK3
+    if wilds > 0:
+        return BOOK_DIRTY
+    return BOOK_CLEAN
+
+
+@njit(cache=True)
+def place_entry(g, melds, books, rank_books, booked, rank: int, nat: int, twos: int,
+                jokers: int, onto_book: int) -> int:
+    """Apply one entry to a partnership's table (melds, books, closed books per rank, cards in
+    closed books). Returns OK, or the refusal code (sim.engine.reasons), changing nothing."""
+    wild = twos + jokers
+    if nat < 0 or twos < 0 or jokers < 0 or nat + wild == 0 or rank < 0 or rank >= N_RANKS:
+        return E_SHAPE
+    if rank == WILD_RANK:
+        if g.rules[R_WILD_MELDS] == 0 or nat != 0:  # R-M4
+            return E_WILD_MELD
+    elif rank == BLACK3_RANK:
+        if g.rules[R_BLACK3_MELDS] == 0:  # R-M5
+            return E_THREES
+        if wild != 0:  # R-V7
+            return E_BLACK3_WILD
+    mode = g.rules[R_BOOKS]
+    kind = RANK_KIND[rank]
+    if onto_book != 0:  # R-V4: naturals onto a closed book of a natural rank
+        if mode != BOOKS_NATURALS or kind < 0 or kind >= N_NATURALS or wild != 0 \
+                or rank_books[rank] == 0:
+            return E_ONTO_BOOK
+        booked[kind] += nat
+        return OK
+    m = melds[rank]
+    size = m[M_NAT] + m[M_TWO] + m[M_JOKER]
+    new_size = size + nat + wild
+    new_nat = m[M_NAT] + nat
+    new_wild = m[M_TWO] + m[M_JOKER] + wild
+    if size == 0 and new_size < 3:  # R-M2, R-M4: a new meld has 3 cards or more
+        return E_TOO_SMALL
+    if rank != WILD_RANK and not ratio_ok(g, new_nat, new_wild):  # R-M3, R-X13
+        return E_RATIO
+    if mode == BOOKS_NATURALS:
+        # R-V4: only naturals of a natural rank take a meld past 7; black threes and wilds are
+        # not naturals, so their melds close at 7 as in R-M6.
+        if new_size > BOOK_SIZE and (wild > 0 or size == 0 or kind < 0 or kind >= N_NATURALS):
+            return E_BOOK_CLOSED
+    elif new_size > g.rules[R_MAX_MELD]:  # R-M6
+        return E_TOO_BIG
+    old_wild = m[M_TWO] + m[M_JOKER]
+    m[M_NAT] = new_nat
+    m[M_TWO] += twos
+    m[M_JOKER] += jokers
+    if mode == BOOKS_GROW:  # R-V3: a book from 7 cards on; a wild makes a clean one dirty
+        if size < BOOK_SIZE <= new_size:
+            books[book_type(rank, new_wild)] += 1
+        elif size >= BOOK_SIZE and old_wild == 0 and new_wild > 0 and kind >= 0 and \
+                rank != BLACK3_RANK:
+            books[BOOK_CLEAN] -= 1
+            books[BOOK_DIRTY] += 1
+    elif new_size >= BOOK_SIZE:  # R-M6: the book closes; a new meld of the rank may start
+        books[book_type(rank, new_wild)] += 1
+        rank_books[rank] += 1
+        if kind >= 0:
+            booked[kind] += m[M_NAT]
+        booked[TWO] += m[M_TWO]
+        booked[JOKER] += m[M_JOKER]
+        m[M_NAT] = 0
+        m[M_TWO] = 0
+        m[M_JOKER] = 0
+    return OK

@@ -1,0 +1,64 @@
+"""Scoring a deal (R-S1..R-S6), part by part as docs/trace.md's ``breakdown`` lists them."""
+
+from __future__ import annotations
+
+from numba import njit
+
+from sim.core.cards import CARD_VALUE, N_KINDS, RED3
+from sim.core.rules import (
+    R_CLEAN_BONUS,
+    R_DIRTY_BONUS,
+    R_OUT_BONUS,
+    R_RED3_BONUS,
+    R_RED3_PENALTY,
+    R_WILD_BONUS,
+)
+from sim.engine.layout import (
+    BOOK_BLACK3,
+    BOOK_CLEAN,
+    BOOK_DIRTY,
+    BOOK_WILD,
+    S_OUT_SEAT,
+    S_PLAYERS,
+    S_TEAMS,
+)
+
+P_MELDED = 0
+P_LEFT = 1
+P_RED3 = 2
+P_BOOKS = 3
+P_OUT = 4
+P_GRAB22 = 5  # the exact-22 bonus (R-V11), written in traces only where the knob is on
+N_PARTS = 6
+
+
+@njit(cache=True)
+def score_parts(g, team: int, parts) -> int:
+    """Fill ``parts[P_*]`` for ``team`` and return the deal score (their sum)."""
+    if parts.shape[0] < N_PARTS:
+        raise ValueError("score_parts needs an array of N_PARTS slots")
+    players = g.sc[S_PLAYERS]
+    teams = g.sc[S_TEAMS]
+    left = 0
+    hidden_red3 = 0
+    for seat in range(team, players, teams):
+        for k in range(N_KINDS):
+            n = g.hand[seat, k] + g.foot[seat, k]  # R-S2: an unpicked Foot counts in full
+            left += n * CARD_VALUE[k]
+        hidden_red3 += g.hand[seat, RED3] + g.foot[seat, RED3]
+    parts[P_MELDED] = g.melded_value[team]  # R-S1
+    parts[P_LEFT] = -left  # R-S2, R-S6
+    parts[P_RED3] = g.red3[team] * g.rules[R_RED3_BONUS] - hidden_red3 * g.rules[R_RED3_PENALTY]
+    parts[P_BOOKS] = (
+        g.books[team, BOOK_CLEAN] * g.rules[R_CLEAN_BONUS]
+        + g.books[team, BOOK_DIRTY] * g.rules[R_DIRTY_BONUS]
+        + g.books[team, BOOK_WILD] * g.rules[R_WILD_BONUS]
+        + g.books[team, BOOK_BLACK3] * g.rules[R_DIRTY_BONUS]  # R-V7
+    )  # R-S4
+    out_seat = g.sc[S_OUT_SEAT]
+    parts[P_OUT] = g.rules[R_OUT_BONUS] if out_seat >= 0 and out_seat % teams == team else 0
+    parts[P_GRAB22] = g.grab22[team]
+    total = 0
+    for i in range(N_PARTS):
+        total += parts[i]
+    return total

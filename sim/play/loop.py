@@ -1,0 +1,65 @@
+"""The compiled game loop: ask the deciding seat's hook, let the engine apply the proposal.
+
+The hooks arrive as a tuple of function pointers (``sim.engine.hooktypes``), one per decision
+kind and seat (index ``decision * MAX_SEATS + seat``), so this loop is compiled once whatever
+strategies play. In checked mode it also proves that no hook changed the game record.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from sim.core.records import T_SCORE
+from sim.core.rules import MAX_SEATS, R_DEALS
+from sim.engine.audit import same_position
+from sim.engine.finish import finish_deal, team_col
+from sim.engine.flow import apply_decision, clear_proposal, start_deal
+from sim.engine.layout import D_NONE, S_CHECKED, S_DECIDER, S_DECISION, S_TEAMS
+from sim.engine.scoring import N_PARTS
+
+
+class HookChangedGame(Exception):
+    """A strategy hook wrote to the game record (found in checked mode)."""
+
+
+@njit(cache=True)
+def decide(g, w, t, x, guard, hooks) -> int:
+    """Ask the pending decision's hook for its proposal (``w.prop``) and return its value."""
+    clear_proposal(w)
+    seat = g.sc[S_DECIDER]
+    hook = hooks[g.sc[S_DECISION] * MAX_SEATS + seat]
+    if g.sc[S_CHECKED] == 0:
+        return hook(g, w, t, x, seat)
+    guard[0] = g
+    value = hook(g, w, t, x, seat)
+    if not same_position(guard[0], g):
+        raise HookChangedGame("a strategy hook changed the game record")
+    return value
+
+
+@njit(cache=True)
+def play_deal(g, w, t, x, guard, hooks, seed: int, game: int, deal: int, out_row,
+              parts) -> None:
+    """Play one deal from the shuffle to the score; fill one record row."""
+    start_deal(g, w, t, seed, game, deal)
+    while g.sc[S_DECISION] != D_NONE:
+        apply_decision(g, w, t, decide(g, w, t, x, guard, hooks))
+    finish_deal(g, t, game, deal, out_row, parts)
+
+
+@njit(cache=True)
+def play_games(g, w, t, x, guard, hooks, seed: int, first_game: int, n_games: int,
+               out) -> None:
+    """Play games first_game .. first_game + n_games - 1; one row of ``out`` per deal."""
+    deals = g.rules[R_DEALS]
+    parts = np.zeros(N_PARTS, dtype=np.int64)
+    row = 0
+    teams = g.sc[S_TEAMS]
+    for game in range(first_game, first_game + n_games):
+        g.game_score[:] = 0
+        for d in range(1, deals + 1):
+            play_deal(g, w, t, x, guard, hooks, seed, game, d, out[row], parts)
+            for team in range(teams):
+                g.game_score[team] += out[row, team_col(T_SCORE, team)]
+            row += 1

@@ -1,0 +1,103 @@
+"""Judgements a heuristic makes from what its seat may know: the deal's margin as it sees it,
+whether going out wins, and which card is least useful to keep."""
+
+from __future__ import annotations
+
+from numba import njit
+
+from sim.core.cards import BLACK3, CARD_VALUE, JOKER, N_KINDS, N_NATURALS, RED3, TWO
+from sim.core.rules import R_OUT_BONUS
+from sim.engine.layout import M_JOKER, M_NAT, M_TWO, S_PLAYERS, S_TEAMS
+from sim.engine.legal import foot_count, held_count, must_discard_red3, table_score, team_of
+
+
+@njit(cache=True)
+def held_value(g, seat: int) -> int:
+    total = 0
+    for k in range(N_KINDS):
+        total += g.hand[seat, k] * CARD_VALUE[k]
+    return total
+
+
+@njit(cache=True)
+def deal_margin(g, seat: int, going_out: bool, with_game: bool) -> int:
+    """Our partnership's lead on points as ``seat`` sees it, if the deal ended now (with the
+    going-out bonus when ``going_out``; the game's earlier deals when ``with_game``).
+
+    Hidden cards are estimated at 10 points each (a seat sees only their number); the seat's
+    own cards count at their values unless it is the one going out."""
+    team = team_of(g, seat)
+    ours = table_score(g, team)
+    if going_out:
+        ours += g.rules[R_OUT_BONUS]
+    if with_game:
+        ours += g.game_score[team]
+    teams = g.sc[S_TEAMS]
+    for s in range(team, g.sc[S_PLAYERS], teams):
+        if s == seat:
+            ours -= held_value(g, seat)
+        elif not going_out:  # a partner going out melds everything
+            ours -= 10 * (held_count(g, s) + foot_count(g, s))
+    best_other = -(1 << 40)
+    for other in range(teams):
+        if other == team:
+            continue
+        theirs = table_score(g, other)
+        if with_game:
+            theirs += g.game_score[other]
+        for s in range(other, g.sc[S_PLAYERS], teams):
+            theirs -= 10 * (held_count(g, s) + foot_count(g, s))
+        best_other = max(best_other, theirs)
+    return ours - best_other
+
+
+@njit(cache=True)
+def going_out_wins_deal(g, seat: int) -> bool:
+    """R-X3's default grant: going out now wins the deal on points (the asker will hold no
+    cards; the grantor's own cards count against)."""
+    return deal_margin(g, seat, True, False) > 0
+
+
+@njit(cache=True)
+def _taken_by_next(g, seat: int, kind: int) -> bool:
+    """The next player has taken this rank from the pile (so may hold a pair of it)."""
+    return g.taken[(seat + 1) % g.sc[S_PLAYERS], kind] > 0
+
+
+@njit(cache=True)
+def discard_usefulness(g, seat: int, kind: int, black3_block: bool, keep_pairs: bool,
+                       safety: bool) -> int:
+    """Lower is discarded first: (blocking) black threes, then lone low naturals; wilds last."""
+    if kind == BLACK3:
+        return -1000 if black3_block else 60
+    if kind == TWO or kind == JOKER:
+        return 1000 + CARD_VALUE[kind]
+    if kind >= N_NATURALS:
+        return 2000
+    m = g.meld[team_of(g, seat), kind]
+    count = g.hand[seat, kind]
+    score = count * 20 + CARD_VALUE[kind]
+    if m[M_NAT] + m[M_TWO] + m[M_JOKER] > 0:
+        score += 30
+    if keep_pairs and count == 2:
+        score += 40
+    if safety and count == 1 and _taken_by_next(g, seat, kind):
+        score += 15
+    return score
+
+
+@njit(cache=True)
+def least_useful_card(g, seat: int, black3_block: bool, keep_pairs: bool,
+                      safety: bool) -> int:
+    """The discard: a forced red three (R-V6), else the held kind of least usefulness."""
+    if must_discard_red3(g, seat):
+        return RED3
+    best = -1
+    best_score = 1 << 30
+    for k in range(N_KINDS):
+        if g.hand[seat, k] > 0:
+            score = discard_usefulness(g, seat, k, black3_block, keep_pairs, safety)
+            if score < best_score:
+                best = k
+                best_score = score
+    return best

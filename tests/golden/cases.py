@@ -1,0 +1,77 @@
+"""The cases whose records and traces must stay byte-identical when play should not change:
+every profile with every strategy (and mixed tables), plus custom table shapes.
+
+``expected.json`` holds their digests as the engine produced them before the architecture
+change (commit 715d02a); ``python -m tests.golden.cases`` prints the digests of the current
+code, and ``tests/test_golden.py`` compares the two.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import io
+import json
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+
+from sim.core.profiles import PROFILES
+from sim.core.rules import Rules, replace
+from sim.play.api import play
+from sim.runs.trace import trace_games, write_jsonl
+from strategies.registry import StrategyInfo, from_mapping
+
+EXPECTED = Path(__file__).with_name("expected.json")
+RECORD_GAMES = 25
+TRACE_GAMES = 2
+ALT = {"base": "tactician", "hold_wilds": 2, "go_out": 1, "grant": 2, "discard_safety": 1,
+       "keep_pairs": 1, "books_before_partner": 1, "open_extra": 30, "min_pile": 3,
+       "wild_book_first": 0, "black3_block": 0}
+STRATEGIES = ("random", "greedy", "tactician", "cautious", "mixed", "tactician-alt", "all4")
+SHAPE_STRATEGIES = ("random", "greedy", "tactician-alt", "all4")
+
+
+def seats(players: int, name: str) -> list[str | StrategyInfo]:
+    if name == "mixed":
+        return ["greedy" if s % 2 == 0 else "random" for s in range(players)]
+    if name == "tactician-alt":
+        return [from_mapping(dict(ALT), "tactician-alt")] * players
+    if name == "all4":
+        pool = ["greedy", "random", "tactician", "cautious"]
+        return [pool[s % 4] for s in range(players)]
+    return [name] * players
+
+
+def shapes() -> dict[str, Rules]:
+    std = PROFILES["standard"][0]
+    return {
+        "p3-individual": replace(std, players=3, partnerships=3, decks=4),
+        "p5-individual": replace(std, players=5, partnerships=5, decks=6),
+        "p6-3teams": replace(std, players=6, partnerships=3, decks=7),
+        "p6-2teams": replace(std, players=6, partnerships=2, decks=7),
+    }
+
+
+def cases() -> Iterator[tuple[str, Rules, str]]:
+    for profile, (rules, _) in PROFILES.items():
+        for strategy in STRATEGIES:
+            yield f"{profile}-{strategy}", rules, strategy
+    for shape, rules in shapes().items():
+        for strategy in SHAPE_STRATEGIES:
+            yield f"{shape}-{strategy}", rules, strategy
+
+
+def digest(rules: Rules, strategy: str) -> dict:
+    table = seats(rules.players, strategy)
+    records = play(rules, table, 11, 0, RECORD_GAMES)
+    buf = io.StringIO()
+    write_jsonl(trace_games(rules, table, 5, 0, TRACE_GAMES), buf)
+    text = buf.getvalue()
+    return {"sha256": hashlib.sha256(text.encode()).hexdigest(), "lines": text.count("\n"),
+            "records_sha256": hashlib.sha256(records.tobytes()).hexdigest()}
+
+
+if __name__ == "__main__":
+    out = {name: digest(rules, strategy) for name, rules, strategy in cases()}
+    json.dump(out, sys.stdout, indent=1, sort_keys=True)
+    print()
