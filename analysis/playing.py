@@ -26,7 +26,6 @@ from pathlib import Path
 from sim.core.profiles import load_rules, profile_name
 from sim.core.rules import Rules
 from sim.runs.storage import ChunkResult, Run, RunError, RunSpec, engine_build
-from strategies.params import PARAM_INDEX, PARAMS
 from strategies.registry import load
 
 STRATEGY_DIR = "strategies"
@@ -83,9 +82,10 @@ def side(spec: str, folder: Path, label: str | None = None, **params: float) -> 
     info = load(spec)
     if params and not info.parametric:
         raise PlayError(f"strategy '{spec}' takes no parameters")
+    specs = {p.name: p for p in info.param_specs}
     for name in params:
-        if name not in PARAM_INDEX:
-            known = ", ".join(PARAM_INDEX)
+        if name not in specs:
+            known = ", ".join(specs)
             raise PlayError(f"unknown parameter '{name}' (known: {known})")
     stem = Path(spec).stem if spec.endswith(".toml") else spec
     shown = label or (stem + "".join(f" {k}={_num(v)}" for k, v in params.items()))
@@ -94,8 +94,8 @@ def side(spec: str, folder: Path, label: str | None = None, **params: float) -> 
             raise PlayError(f"strategy file {spec}: only parametric strategies can be files")
         return Side(shown, spec)
     values = {**info.params, **params}
-    lines = ['base = "tactician"'] + [f"{p.name} = {_num(values.get(p.name, 0))}"
-                                      for p in PARAMS]
+    lines = [f'base = "{info.base}"'] + [f"{p.name} = {_num(values.get(p.name, 0))}"
+                                         for p in info.param_specs]
     text = "\n".join(lines) + "\n"
     digest = hashlib.sha256(text.encode()).hexdigest()[:10]
     folder.mkdir(parents=True, exist_ok=True)

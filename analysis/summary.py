@@ -10,8 +10,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from sim.runs.aggregate import END_OUT, END_STOCK, Aggregate, aggregate_records
 from analysis.stats import wilson_interval
+from sim.runs.aggregate import END_OUT, END_STOCK, Aggregate, aggregate_records
 
 
 @dataclass(frozen=True)

@@ -13,11 +13,13 @@ from analysis.playing import Pairing, PairRuns, PlayError, rules_and_profile, si
 from analysis.report import Content, Figure, Section
 from analysis.tables import analyse, deals_table, results_table, sides_table
 from analysis.verdict import call
-from strategies.params import PARAM_INDEX
+from strategies.registry import load
 
 
-def parse_param(text: str) -> tuple[str, list[float]]:
-    """``hold_wilds=0,1,2,3`` -> ("hold_wilds", [0, 1, 2, 3]), checked against the knob."""
+def parse_param(text: str, strategy: str = "tactician") -> tuple[str, list[float]]:
+    """``hold_wilds=0,1,2,3`` -> ("hold_wilds", [0, 1, 2, 3]), checked against the knob of
+    ``strategy``'s parameters."""
+    PARAM_INDEX = {p.name: p for p in load(strategy).param_specs}  # noqa: N806
     name, sep, values = text.partition("=")
     name = name.strip()
     if not sep or not values.strip():

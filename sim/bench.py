@@ -20,8 +20,8 @@ from pathlib import Path
 import numba
 import numpy as np
 
-from sim.play.api import make_state, play, seats_for_teams
 from sim.core.rules import Rules
+from sim.play.api import make_table, play, seats_for_teams
 
 _FIRST_CALL = (
     "import time; t = time.perf_counter(); "
@@ -68,10 +68,10 @@ def throughput(name: str, team_strategies: list[str], games: int, rules: Rules,
                profile: str = "standard") -> float:
     """Deals per second on one core, compilation excluded; returns the rate."""
     seats = seats_for_teams(team_strategies, rules.players)
-    st = make_state(rules, seats)
-    play(rules, seats, 0, 0, 1, state=st)  # compile or load from cache: not timed
+    table = make_table(rules, seats)
+    play(rules, seats, 0, 0, 1, table=table)  # compile or load from cache: not timed
     start = time.perf_counter()
-    rec = play(rules, seats, 12345, 0, games, state=st)
+    rec = play(rules, seats, 12345, 0, games, table=table)
     elapsed = time.perf_counter() - start
     rate = len(rec) / elapsed
     _emit({

@@ -11,8 +11,7 @@ from __future__ import annotations
 from sim.core.rules import R_OUT_DIRTY, R_OUT_WILD
 from sim.engine.hooktypes import hook
 from sim.engine.layout import BOOK_DIRTY, BOOK_WILD
-from sim.engine.legal import deal_index, may_go_out, needs_concealed_book, opening_minimum
-from sim.engine.legal import team_of
+from sim.engine.legal import deal_index, may_go_out, needs_concealed_book, opening_minimum, team_of
 from strategies import plans as pl
 from strategies.going_out import meld_out, plan_go_out
 from strategies.judgement import going_out_wins_deal, least_useful_card

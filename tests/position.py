@@ -1,24 +1,62 @@
-"""Build constructed positions (stacked decks) to test rules through the engine's functions."""
+"""Build constructed positions (stacked decks) to test rules through the engine's functions.
+
+``position(...)`` returns a ``Position``: the engine's ``Table`` (game record, work area,
+trace, hooks) that also indexes like the game record array (``pos[0]["hand"]``), with the
+engine's primitives as methods so tests read like the rules they check.
+"""
 
 from __future__ import annotations
 
 from collections import Counter
+from dataclasses import dataclass
 
 import numpy as np
 
-from sim.core.cards import JOKER, KIND_INDEX, N_KINDS, RANK_INDEX, RANK_KIND, TWO
+from sim.core.cards import JOKER, KIND_INDEX, KIND_NAMES, N_KINDS, RANK_INDEX, RANK_KIND, TWO
 from sim.core.rules import Rules
-from sim.state import (
-    M_JOKER,
-    M_NAT,
-    M_TWO,
-    S_DEAL,
-    S_PILE_N,
-    S_STOCK_N,
-    S_TURN,
-    new_state,
-)
-from strategies.registry import resolve_seats
+from sim.engine.layout import M_JOKER, M_NAT, M_TWO, S_DEAL, S_OUT_SEAT, S_PILE_N, S_STOCK_N
+from sim.engine.layout import S_TURN
+from sim.play.api import Table, make_table, run_compiled
+
+
+@dataclass
+class Position(Table):
+    """A Table for tests: ``pos[0]`` is the game record, primitives are methods."""
+
+    def __getitem__(self, index: int):
+        return self.game[index]
+
+    def lay(self, seat: int, entries: np.ndarray, n: int) -> int:
+        from sim.engine.actions import lay_line
+
+        return lay_line(self.g, self.w, self.t, seat, entries, n)
+
+    def discard(self, seat: int, kind: int) -> int:
+        from sim.engine.actions import discard
+
+        return discard(self.g, self.t, seat, kind)
+
+    def pickup(self, seat: int, entries: np.ndarray, n: int) -> int:
+        from sim.engine.actions import apply_pickup
+
+        return apply_pickup(self.g, self.w, self.t, seat, entries, n)
+
+    def check_pickup(self, seat: int, entries: np.ndarray, n: int) -> int:
+        from sim.engine.legal import check_pickup
+
+        return check_pickup(self.g, self.w, seat, entries, n)
+
+    def play_turn(self, seat: int) -> None:
+        """``seat`` plays one whole turn with its strategy, from the turn's start."""
+        from sim.play.loop import play_turn
+
+        run_compiled(self, play_turn, seat)
+
+    def lines(self, seed: int = 0, game: int = 0) -> list[dict]:
+        """The trace lines of what happened so far (a position made with ``trace=True``)."""
+        from sim.runs.trace import decode
+
+        return list(decode(self.t, self.rules, seed, game))
 
 
 def counts(cards: list[str]) -> np.ndarray:
@@ -42,22 +80,24 @@ def position(
     rules: Rules | None = None,
     checked: bool = True,
     trace: bool = False,
-) -> np.ndarray:
-    """A state array; ``stock`` lists the next card drawn first, ``pile`` bottom to top.
+) -> Position:
+    """A position; ``stock`` lists the next card drawn first, ``pile`` bottom to top.
 
     Seats without a given Foot get a dummy Foot of 13 fours so R-G2 and scoring see a Foot.
     The shoe composition is whatever was placed, so conservation checks hold.
     """
     rules = rules or Rules()
-    ids, params = resolve_seats(list(strategies), rules.players, 16)
-    arr = new_state(rules.packed(), ids, params, trace=trace, checked=checked)
-    st = arr[0]
+    strategies = tuple(strategies)[: rules.players] + ("greedy",) * (rules.players
+                                                                     - len(strategies))
+    table = make_table(rules, list(strategies), trace=trace, checked=checked)
+    pos = Position(**table.__dict__)
+    st = pos.game[0]
     st["sc"][S_DEAL] = deal
-    st["sc"][S_TURN] = 1
+    st["sc"][S_TURN] = 0
     st["first_turn_done"][:] = 1
     st["open_turn"][:] = -1
     st["foot_turn"][:] = -1
-    st["sc"][12] = -1  # S_OUT_SEAT
+    st["sc"][S_OUT_SEAT] = -1
     placed: Counter[str] = Counter()
     for seat in range(rules.players):
         cards = (hands or {}).get(seat, [])
@@ -98,7 +138,7 @@ def position(
     st["sc"][S_STOCK_N] = len(stock)
     placed.update(stock)
     st["deck"] = counts(list(placed.elements()))
-    return arr
+    return pos
 
 
 def entries(*melds: tuple[str, list[str]]) -> tuple[np.ndarray, int]:
@@ -112,7 +152,5 @@ def entries(*melds: tuple[str, list[str]]) -> tuple[np.ndarray, int]:
     return out, len(melds)
 
 
-def held(arr: np.ndarray, seat: int) -> Counter[str]:
-    from sim.core.cards import KIND_NAMES
-
-    return Counter({KIND_NAMES[k]: int(n) for k, n in enumerate(arr[0]["hand"][seat]) if n})
+def held(pos: Position, seat: int) -> Counter[str]:
+    return Counter({KIND_NAMES[k]: int(n) for k, n in enumerate(pos[0]["hand"][seat]) if n})

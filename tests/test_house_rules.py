@@ -6,9 +6,9 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from sim import cards
+from sim.core import cards
 from sim.play.api import make_state
-from sim.deal import setup_deal
+from sim.engine.deal import setup_deal
 from sim.engine import play_turn
 from sim.melds import (
     BAD_ENTRY,
@@ -23,8 +23,8 @@ from sim.melds import (
 from sim.pickup import BLOCKED, apply_pickup, taken_count
 from sim.core.profiles import STANDARD
 from sim.core.rules import replace
-from sim.scoring import N_PARTS, P_BOOKS, P_GRAB22, P_OUT, P_RED3, score_parts
-from sim.state import (
+from sim.engine.scoring import N_PARTS, P_BOOKS, P_GRAB22, P_OUT, P_RED3, score_parts
+from sim.engine.layout import (
     BOOK_BLACK3,
     BOOK_CLEAN,
     BOOK_DIRTY,
@@ -39,7 +39,7 @@ from sim.state import (
     S_STOCK_N,
 )
 from sim.turn import RED3_FIRST, discard
-from strategies.toolkit import may_go_out
+from sim.engine.legal import may_go_out
 from tests.position import entries, held, position
 
 K, W, B3 = 9, 11, 12
@@ -47,12 +47,12 @@ K, W, B3 = 9, 11, 12
 
 def lay(arr, seat, *melds):
     e, n = entries(*melds)
-    return lay_line(arr[0], seat, e, n)
+    return arr.lay(seat, e, n)
 
 
 def pick(arr, seat, *melds):
     e, n = entries(*melds)
-    return apply_pickup(arr[0], seat, e, n)
+    return arr.pickup(seat, e, n)
 
 
 def parts(arr, team):
@@ -203,12 +203,12 @@ def test_knob_books_naturals_R_V4():
         assert lay(arr, 0, ("K", ["K"] * 7)) == OK
         e, n = entries(("K", ["K", "K"]))
         e[0, 4] = 1  # onto the closed book
-        assert lay_line(arr[0], 0, e, n) == expected
+        assert arr.lay(0, e, n) == expected
     arr = position(hands={0: ["K"] * 7 + ["2", "4"]}, opened=(0,), rules=eleven)
     assert lay(arr, 0, ("K", ["K"] * 7)) == OK
     e, n = entries(("K", ["2"]))
     e[0, 4] = 1
-    assert lay_line(arr[0], 0, e, n) == BAD_ENTRY  # never a wild onto a closed book
+    assert arr.lay(0, e, n) == BAD_ENTRY  # never a wild onto a closed book
     # naturals taking an unfinished meld past 7 close the book and join it
     arr = position(hands={0: ["K"] * 4 + ["4"]}, melds=[(0, "K", ["K"] * 5)], opened=(0,),
                    rules=eleven)
@@ -245,14 +245,14 @@ def test_knob_red3_rule_R_V6():
     for rules in (standard, discard_rule):
         arr = position(hands={0: ["4", "9", "Q"]}, stock=["R3", "5", "6", "7"], pile=["B3"],
                        opened=(0,), rules=rules)
-        play_turn(arr[0], 0)
+        arr.play_turn(0)
         if rules is standard:
             assert arr[0]["red3"][0] == 1 and held(arr, 0)["R3"] == 0
         else:
             assert arr[0]["red3"][0] == 0
             assert arr[0]["pile"][arr[0]["sc"][S_PILE_N] - 1] == cards.RED3  # discarded at once
     arr = position(hands={0: ["R3", "4", "9"]}, rules=discard_rule)
-    assert discard(arr[0], 0, 0) == RED3_FIRST
+    assert arr.discard(0, 0) == RED3_FIRST
     arr = position(hands={0: ["R3", "4"]}, feet={0: ["R3"] + ["4"] * 10}, rules=discard_rule)
     assert parts(arr, 0)[P_RED3] == -600  # caught in Hand and Foot
 
@@ -305,7 +305,7 @@ def test_knob_wild_discard_freeze_R_V8():
     standard, freeze = both(wild_discard="freeze")
     for rules in (standard, freeze):
         arr = position(hands={0: ["2", "4"]}, pile=["5", "6"], on_foot=(), rules=rules)
-        assert discard(arr[0], 0, cards.TWO) == OK
+        assert arr.discard(0, cards.TWO) == OK
         if rules is standard:
             assert arr[0]["sc"][S_PILE_N] == 3
         else:
@@ -316,11 +316,11 @@ def test_knob_wild_discard_freeze_R_V8():
     arr[0]["frozen"][:3] = [cards.KIND_INDEX[c] for c in ("6", "7", "8")]
     arr[0]["sc"][S_FROZEN_N] = 3
     arr[0]["deck"][[2, 3, 4]] += 1
-    play_turn(arr[0], 0)
+    arr.play_turn(0)
     assert arr[0]["sc"][S_ENDED] == END_NONE and arr[0]["sc"][S_FROZEN_N] == 0
     arr = position(hands={0: ["4", "9", "Q"]}, stock=["5"], pile=["B3"], opened=(0,),
                    rules=standard)
-    play_turn(arr[0], 0)
+    arr.play_turn(0)
     assert arr[0]["sc"][S_ENDED] == END_STOCK
 
 

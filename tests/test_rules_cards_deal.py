@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import numpy as np
 
-from sim import cards
+from sim.core import cards
 from sim.play.api import make_state
-from sim.deal import dealer_of, setup_deal
+from sim.engine.deal import dealer_of, setup_deal
 from sim.core.rules import Rules
-from sim.state import S_PILE_N, S_STOCK_N
+from sim.engine.layout import S_PILE_N, S_STOCK_N
 
 RULES = Rules()
 
@@ -46,7 +46,7 @@ def test_R_C3_card_values():
 
 
 def test_R_D1_partners_sit_opposite():
-    from sim.melds import team_of
+    from sim.engine.legal import team_of
 
     arr = dealt(1)
     assert [team_of(arr[0], s) for s in range(4)] == [0, 1, 0, 1]
@@ -82,7 +82,7 @@ def test_R_X4_buried_starting_cards_go_to_uniform_positions():
     We recreate the deal's shuffle to know the first turned card, check that the engine put it
     where the deal stream's next number says, and that those positions spread evenly: the mean
     relative position of a uniform placement is 0.5, with standard deviation 0.289/sqrt(n)."""
-    from sim import rng
+    from sim.engine import rng
 
     arr = make_state(RULES, ["greedy"] * 4)
     st = arr[0]

@@ -12,7 +12,7 @@ from sim.melds import (
     entry_legal,
     lay_line,
 )
-from sim.state import BOOK_CLEAN, BOOK_DIRTY, BOOK_WILD
+from sim.engine.layout import BOOK_CLEAN, BOOK_DIRTY, BOOK_WILD
 from tests.position import entries, position
 
 K, W = 9, 11  # rank index of kings; the wild meld
@@ -20,7 +20,7 @@ K, W = 9, 11  # rank index of kings; the wild meld
 
 def lay(arr, seat, *melds):
     e, n = entries(*melds)
-    return lay_line(arr[0], seat, e, n)
+    return arr.lay(seat, e, n)
 
 
 def test_R_M1_melds_belong_to_the_partnership():

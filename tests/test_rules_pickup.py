@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from sim.melds import OK, UNDER_MINIMUM
 from sim.pickup import BLOCKED, NOT_QUALIFIED, apply_pickup, check_pickup
-from sim.state import BOOK_CLEAN, BOOK_DIRTY
-from strategies.toolkit import plan_pickup
+from sim.engine.layout import BOOK_CLEAN, BOOK_DIRTY
+from strategies.plans import plan_pickup
 from tests.position import entries, held, position
 
 K, E = 9, 4  # rank indices of kings and eights
@@ -13,22 +13,22 @@ K, E = 9, 4  # rank indices of kings and eights
 
 def pick(arr, seat, *melds):
     e, n = entries(*melds)
-    return apply_pickup(arr[0], seat, e, n)
+    return arr.pickup(seat, e, n)
 
 
 def test_R_PU1_empty_pile_or_three_on_top_blocks():
     arr = position(hands={0: ["K", "K", "4"]}, pile=[])
     e, n = entries(("K", ["K"] * 3))
-    assert check_pickup(arr[0], 0, e, n) == BLOCKED
+    assert arr.check_pickup(0, e, n) == BLOCKED
     for three in ("B3", "R3"):
         arr = position(hands={0: ["K", "K", three, three]}, pile=["K", three])
-        assert check_pickup(arr[0], 0, e, n) == BLOCKED
+        assert arr.check_pickup(0, e, n) == BLOCKED
 
 
 def test_R_T4_black_three_blocks_the_next_player():
     arr = position(hands={1: ["B3", "B3", "4", "4"]}, pile=["K", "B3"], opened=(1,))
     e, n = entries(("K", ["K"] * 3))
-    assert check_pickup(arr[0], 1, e, n) == BLOCKED
+    assert arr.check_pickup(1, e, n) == BLOCKED
     assert plan_pickup(arr[0], 1, e) == -1
 
 
@@ -91,7 +91,7 @@ def test_R_PU4_W3_eights_on_the_table():
     from sim.melds import lay_line
 
     e, n = entries(("8", ["8"]))
-    assert lay_line(arr[0], 0, e, n) == OK
+    assert arr.lay(0, e, n) == OK
     assert arr[0]["meld"][0, E, 0] == 3
 
 
@@ -111,7 +111,7 @@ def test_R_PU5_rest_of_the_pile_joins_the_hand_and_play_goes_on():
     from sim.melds import lay_line
 
     e, n = entries(("Q", ["Q"] * 3))
-    assert lay_line(arr[0], 0, e, n) == OK
+    assert arr.lay(0, e, n) == OK
 
 
 def test_R_O3_R_X11_pickup_opening_counts_only_the_qualifying_melds():
@@ -129,5 +129,5 @@ def test_W2_pick_up_a_nine_with_9_9_2():
     n = plan_pickup(arr[0], 0, e)
     assert n > 0
     assert e[:n, 1].sum() == 3 and e[:n, 2].sum() == 1 and set(e[:n, 0]) == {5}  # 9 9 9 2
-    assert apply_pickup(arr[0], 0, e, n) == OK
+    assert arr.pickup(0, e, n) == OK
     assert arr[0]["melded_value"][0] == 50 and arr[0]["opened"][0] == 1

@@ -6,8 +6,8 @@ import numpy as np
 
 from analysis.summary import game_totals, summarize
 from sim.melds import OK, UNDER_MINIMUM, lay_line
-from sim.scoring import N_PARTS, P_BOOKS, P_LEFT, P_MELDED, P_OUT, P_RED3, score_parts
-from sim.state import S_OUT_SEAT
+from sim.engine.scoring import N_PARTS, P_BOOKS, P_LEFT, P_MELDED, P_OUT, P_RED3, score_parts
+from sim.engine.layout import S_OUT_SEAT
 from tests.position import entries, position
 
 
@@ -19,7 +19,7 @@ def parts_of(arr, team: int) -> tuple[int, np.ndarray]:
 
 def lay(arr, seat, *melds):
     e, n = entries(*melds)
-    return lay_line(arr[0], seat, e, n)
+    return arr.lay(seat, e, n)
 
 
 def test_R_S1_R_S4_W5_book_values():

@@ -218,7 +218,7 @@ def sweep(strategy: str, param_text: str, against: str | None, rules_spec: str, 
 
     _check(games, seed, jobs, report_name)
     with _user_errors():
-        param, values = sw.parse_param(param_text)
+        param, values = sw.parse_param(param_text, strategy)
         root = _root(runs_dir, "sweep", report_name)
         pairings = sw.plan(strategy, param, values, against, rules_spec, root / "strategies")
         pairs = play_pairs(pairings, root, seed, games, jobs=jobs, rerun=rerun,

@@ -179,8 +179,8 @@ def simulate(games: int | None, seed: int, strategy: str | None, team0: str | No
 def summary(run_dir: Path) -> None:
     """Check every chunk file of a run against its checksum and print its summary, computed
     from the Parquet records (or from the per-chunk aggregates of a --summary-only run)."""
-    from sim.runs.aggregate import aggregate_columns, merge_all
     from analysis.summary import format_summary, summary_from_aggregate
+    from sim.runs.aggregate import aggregate_columns, merge_all
 
     run = Run.open(run_dir)
     spec = run.spec
@@ -275,8 +275,8 @@ def _open_for_resume(path: Path, ctx: click.Context) -> Run:
 
         teams = _team_strategies(p["strategy"], p["team0"], p["team1"])
         wanted = [load(s) for s in seats_for_teams(teams, spec.rules.players)]
-        if [(i.id, i.params) for i in wanted] != \
-                [(i.id, i.params) for i in spec.engine_seats()]:
+        if [(i.kernel, i.params) for i in wanted] != \
+                [(i.kernel, i.params) for i in spec.engine_seats()]:
             differs.append(f"strategies {'/'.join(teams)} (the run has "
                            f"{'/'.join(spec.team_strategies)})")
     if "rules_name" in given:

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import click
 
-from strategies.params import PARAMS
 from strategies.registry import REGISTRY, load
 
 
@@ -29,14 +28,13 @@ def show(spec: str) -> None:
 
     The output is itself a valid strategy file."""
     info = load(spec)
-    base = "tactician" if info.parametric else next(
-        name for name, reg in REGISTRY.items() if reg.id == info.id)
+    base = info.base
     click.echo(f"# {spec}: {info.summary}")
     click.echo(f'base = "{base}"')
     if not info.parametric:
         click.echo("# (no parameters)")
         return
-    for p in PARAMS:
+    for p in info.param_specs:
         value = info.params.get(p.name, 0)
         shown = int(value) if p.integer else value
         click.echo(f"{p.name} = {shown}  # {p.low:g}..{p.high:g}: {p.doc}")

@@ -7,8 +7,17 @@ import numpy as np
 from numba import njit
 
 from sim.core.cards import JOKER, N_KINDS, N_RANKS, RANK_KIND, RED3, TWO
-from sim.engine.layout import M_JOKER, M_NAT, M_TWO, S_CHECKED, S_FROZEN_N, S_PILE_N
-from sim.engine.layout import S_PLAYERS, S_STOCK_N, S_TEAMS
+from sim.engine.layout import (
+    M_JOKER,
+    M_NAT,
+    M_TWO,
+    S_CHECKED,
+    S_FROZEN_N,
+    S_PILE_N,
+    S_PLAYERS,
+    S_STOCK_N,
+    S_TEAMS,
+)
 
 
 @njit(cache=True)

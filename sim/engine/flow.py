@@ -4,7 +4,15 @@ a player must choose, recording which decision (``S_DECISION``) and whose (``S_D
 A driver (``sim.play.loop`` for whole games, a search player's rollouts) asks the deciding
 seat's strategy for a proposal and hands it to ``apply_decision``, which validates it with
 ``sim.engine.legal``, applies it through ``sim.engine.actions`` and runs on to the next
-decision. A refused proposal raises ``IllegalProposal`` with the rule's refusal code in
+decision of the same turn. After a turn's discard nothing is pending (``D_NONE``) while the
+deal goes on; ``next_turn`` then starts the next seat's turn. So a driver loops::
+
+    while not ended(g):
+        if g.sc[S_DECISION] == D_NONE:
+            next_turn(g, t)
+        else:
+            apply_decision(g, w, t, <the deciding seat's hook>)
+ A refused proposal raises ``IllegalProposal`` with the rule's refusal code in
 ``g.sc[S_ERROR]``: a strategy bug is never silent, in any mode. Because the pending decision
 lives in the game record, play can stop after any decision and go on from a copy.
 
@@ -63,8 +71,14 @@ from sim.engine.layout import (
     W_LINES,
 )
 from sim.engine.legal import held_count, may_go_out
-from sim.engine.reasons import E_ASK_NOT_ALLOWED, E_BAD_ANSWER, E_NOT_OUT, E_SHAPE, OK
-from sim.engine.reasons import IllegalProposal
+from sim.engine.reasons import (
+    E_ASK_NOT_ALLOWED,
+    E_BAD_ANSWER,
+    E_NOT_OUT,
+    E_SHAPE,
+    OK,
+    IllegalProposal,
+)
 
 
 @njit(cache=True)
@@ -80,7 +94,7 @@ def _wait_for(g, decision: int, seat: int) -> None:
 
 @njit(cache=True)
 def _stop(g) -> None:
-    """The deal is over: nobody is asked anything more."""
+    """Nothing pending: the deal is over, or (not ended) the turn is."""
     g.sc[S_DECISION] = D_NONE
     g.sc[S_DECIDER] = -1
 
@@ -109,11 +123,18 @@ def start_deal(g, w, t, seed: int, game: int, deal: int) -> None:
     setup_deal(g, t, seed, game, deal)
     w.rng[rng.STREAM_STRATEGY] = rng.key(seed, game, deal, rng.STREAM_STRATEGY)
     check_conservation(g)
-    _start_turn(g, t, (g.sc[S_DEALER] + 1) % g.sc[S_PLAYERS])  # R-D4
+    start_turn(g, t, (g.sc[S_DEALER] + 1) % g.sc[S_PLAYERS])  # R-D4
 
 
 @njit(cache=True)
-def _start_turn(g, t, seat: int) -> None:
+def next_turn(g, t) -> None:
+    """Between turns: the next seat in turn order (R-D4) starts its turn."""
+    start_turn(g, t, (g.sc[S_SEAT] + 1) % g.sc[S_PLAYERS])
+
+
+@njit(cache=True)
+def start_turn(g, t, seat: int) -> None:
+    """``seat``'s turn begins: the forced steps, then its pick-up decision."""
     g.sc[S_TURN] += 1
     if g.sc[S_TURN] > TURN_CAP:
         g.sc[S_TURN] = TURN_CAP
@@ -250,7 +271,7 @@ def _apply_discard(g, t, seat: int, kind: int) -> None:
     if reason != OK:
         _refuse(g, D_DISCARD, seat, reason)
     check_conservation(g)
-    _start_turn(g, t, (seat + 1) % g.sc[S_PLAYERS])
+    _stop(g)  # the turn is over; the deal goes on with next_turn
 
 
 @njit(cache=True)

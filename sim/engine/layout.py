@@ -114,7 +114,8 @@ GAME_DTYPE = np.dtype(
         ("foot_turn", np.int32, (MAX_SEATS,)),  # turn the seat picked up its Foot, -1 if none
         ("deck", np.int32, (_K,)),  # composition of the shoe, for conservation checks
         ("rng", np.uint64, (2,)),  # [STREAM_DEAL]: the deal's shuffles (restocks, R-V8)
-    ]
+    ],
+    align=True,  # every field on its natural boundary: unaligned int64 loads cost ~10%
 )
 
 # Slots of the work area's int64 scalar array ``w.sc``.
@@ -147,7 +148,8 @@ WORK_DTYPE = np.dtype(
         ("tmp_books", np.int32, (N_BOOK_TYPES,)),
         ("tmp_rank_books", np.int32, (cards.N_RANKS,)),
         ("tmp_booked", np.int32, (_K,)),
-    ]
+    ],
+    align=True,
 )
 
 # The trace record.
@@ -162,7 +164,8 @@ TRACE_DTYPE = np.dtype(
         ("sc", np.int64, (4,)),
         ("ev", np.int32, (EVENT_CAP, EVENT_WIDTH)),  # event rows (sim.engine.events)
         ("evc", np.int8, (EVENT_CARD_CAP,)),  # card stream the events point into
-    ]
+    ],
+    align=True,
 )
 
 

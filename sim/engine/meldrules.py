@@ -9,8 +9,16 @@ from __future__ import annotations
 
 from numba import njit
 
-from sim.core.cards import BLACK3_RANK, CARD_VALUE, JOKER, N_NATURALS, N_RANKS, RANK_KIND, TWO
-from sim.core.cards import WILD_RANK
+from sim.core.cards import (
+    BLACK3_RANK,
+    CARD_VALUE,
+    JOKER,
+    N_NATURALS,
+    N_RANKS,
+    RANK_KIND,
+    TWO,
+    WILD_RANK,
+)
 from sim.core.rules import (
     BOOKS_GROW,
     BOOKS_NATURALS,
@@ -22,8 +30,7 @@ from sim.core.rules import (
     R_WILD_RATIO,
     RATIO_DOUBLE,
 )
-from sim.engine.layout import BOOK_BLACK3, BOOK_CLEAN, BOOK_DIRTY, BOOK_WILD, M_JOKER, M_NAT
-from sim.engine.layout import M_TWO
+from sim.engine.layout import BOOK_BLACK3, BOOK_CLEAN, BOOK_DIRTY, BOOK_WILD, M_JOKER, M_NAT, M_TWO
 from sim.engine.reasons import (
     E_BLACK3_WILD,
     E_BOOK_CLOSED,

@@ -9,7 +9,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from sim.core.records import N_COLUMNS, to_records
-from sim.core.rules import Rules
+from sim.core.rules import MAX_SEATS, Rules
 from sim.engine.layout import (
     DECISION_NAMES,
     N_PARAMS,
@@ -39,6 +39,7 @@ class Table:
     copies: np.ndarray
     guard: np.ndarray
     hooks: tuple
+    fast: tuple  # per seat: the built-in kernel's code, or 0 to call through ``hooks``
 
     @property
     def g(self):
@@ -53,12 +54,16 @@ class Table:
         return self.trace[0]
 
     def records(self):
-        """The four records every compiled entry point takes after ``g``."""
-        return self.game[0], self.work[0], self.trace[0], self.copies, self.guard, self.hooks
+        """What every compiled entry point takes first: the records and each seat's hooks."""
+        return (self.game[0], self.work[0], self.trace[0], self.copies, self.guard, self.hooks,
+                self.fast)
 
 
 def make_table(rules: Rules, seat_strategies: Sequence[str | StrategyInfo],
-               trace: bool = False, checked: bool = False) -> Table:
+               trace: bool = False, checked: bool = False, direct_calls: bool = True) -> Table:
+    """The records and hooks for one table. ``direct_calls=False`` makes every seat go through
+    its function pointers (the path any new strategy takes), for tests."""
+    from sim.play.loop import BUILTIN_KERNELS
     from strategies.kernels import seat_hooks
 
     infos = resolve(seat_strategies, rules.players)
@@ -72,6 +77,8 @@ def make_table(rules: Rules, seat_strategies: Sequence[str | StrategyInfo],
         copies=new_game(packed, checked=False, count=SEARCH_COPIES),
         guard=new_game(packed, checked=False),
         hooks=seat_hooks(infos),
+        fast=tuple([BUILTIN_KERNELS.get(info.kernel, 0) if direct_calls else 0
+                    for info in infos] + [0] * (MAX_SEATS - len(infos))),
     )
 
 

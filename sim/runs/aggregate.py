@@ -14,135 +14,127 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 
 import numpy as np
+
+from sim.core.records import aggregated_team_fields
 
 # Win credit is counted in 60ths: 60 = lcm(1..6), so a k-way tie's share 1/k (R-X7) is a whole
 # number for every partnership count up to MAX_TEAMS and merged credit stays exact.
 CREDIT_UNITS = 60
 
-# End reasons as the engine codes them (sim.core.records.END_REASONS); kept as plain ints here so
-# analysis does not import the compiled engine.
+# End reasons as the engine codes them (sim.core.records.END_REASONS).
 END_OUT = 1
 END_STOCK = 2
 END_TRUNCATED = 3
 
 METRICS = ("win-rate", "score-diff")
 
+# Per-team sums the aggregate keeps, from the record schema (sim.core.records): one list per
+# field, summed over deals, and the sums of squares where a spread is needed.
+SUM_FIELDS = aggregated_team_fields("sum")
+SUMSQ_FIELDS = aggregated_team_fields("sumsq")
 
-def _zeros(n: int) -> list[int]:
-    return [0] * n
+
+def _count(kind: str):
+    """A field of ``Aggregate``: ``int`` (a count), ``team`` (one int per partnership),
+    ``hist`` (deal-length histogram) or ``reasons`` (deals per end reason)."""
+    defaults = {"int": lambda: 0, "team": list, "hist": list, "reasons": dict}
+    return field(default_factory=defaults[kind], metadata={"kind": kind})
 
 
 @dataclass
 class Aggregate:
-    """Counts and sums over whole games; ``merge`` adds two of them."""
+    """Counts and sums over whole games; ``merge`` adds two of them.
+
+    Every field says how it merges (``_count``), so merging, the JSON form and the reduction of
+    records all follow from this one declaration."""
 
     teams: int
-    games: int = 0
-    deals: int = 0
-    win_credit: list[int] = field(default_factory=list)  # per team, in 1/CREDIT_UNITS games
-    ties: int = 0  # games whose best total is shared
-    score_sum: list[int] = field(default_factory=list)  # per team, over deals
-    score_sumsq: list[int] = field(default_factory=list)
-    diff_sum: int = 0  # per game: total of partnership 0 minus total of partnership 1
-    diff_sumsq: int = 0
-    books_clean: list[int] = field(default_factory=list)  # per team, over deals
-    books_dirty: list[int] = field(default_factory=list)
-    books_wild: list[int] = field(default_factory=list)
-    turns: list[int] = field(default_factory=list)  # turns[t] = deals that lasted t turns
-    end_reasons: dict[int, int] = field(default_factory=dict)  # END_* -> deals
-    truncated: int = 0
+    games: int = _count("int")
+    deals: int = _count("int")
+    win_credit: list[int] = _count("team")  # per team, in 1/CREDIT_UNITS games
+    ties: int = _count("int")  # games whose best total is shared
+    score_sum: list[int] = _count("team")  # per team, over deals
+    score_sumsq: list[int] = _count("team")
+    diff_sum: int = _count("int")  # per game: total of partnership 0 minus total of partnership 1
+    diff_sumsq: int = _count("int")
+    books_clean: list[int] = _count("team")  # per team, over deals
+    books_dirty: list[int] = _count("team")
+    books_wild: list[int] = _count("team")
+    turns: list[int] = _count("hist")  # turns[t] = deals that lasted t turns
+    end_reasons: dict[int, int] = _count("reasons")  # END_* -> deals
+    truncated: int = _count("int")
 
     def __post_init__(self) -> None:
-        for name in ("win_credit", "score_sum", "score_sumsq", "books_clean", "books_dirty",
-                     "books_wild"):
-            if not getattr(self, name):
-                setattr(self, name, _zeros(self.teams))
+        for f in _fields("team"):
+            if not getattr(self, f.name):
+                setattr(self, f.name, [0] * self.teams)
 
     def merge(self, other: Aggregate) -> Aggregate:
         """The aggregate of both sets of games (neither input changes)."""
         if other.teams != self.teams:
             raise ValueError(f"cannot merge {self.teams} and {other.teams} partnerships")
-        width = max(len(self.turns), len(other.turns))
-        turns = [0] * width
-        for hist in (self.turns, other.turns):
-            for t, count in enumerate(hist):
-                turns[t] += count
-        reasons = dict(self.end_reasons)
-        for reason, count in other.end_reasons.items():
-            reasons[reason] = reasons.get(reason, 0) + count
-
-        def add(a: list[int], b: list[int]) -> list[int]:
-            return [x + y for x, y in zip(a, b, strict=True)]
-
-        return Aggregate(
-            teams=self.teams,
-            games=self.games + other.games,
-            deals=self.deals + other.deals,
-            win_credit=add(self.win_credit, other.win_credit),
-            ties=self.ties + other.ties,
-            score_sum=add(self.score_sum, other.score_sum),
-            score_sumsq=add(self.score_sumsq, other.score_sumsq),
-            diff_sum=self.diff_sum + other.diff_sum,
-            diff_sumsq=self.diff_sumsq + other.diff_sumsq,
-            books_clean=add(self.books_clean, other.books_clean),
-            books_dirty=add(self.books_dirty, other.books_dirty),
-            books_wild=add(self.books_wild, other.books_wild),
-            turns=turns,
-            end_reasons=reasons,
-            truncated=self.truncated + other.truncated,
-        )
+        out = Aggregate(teams=self.teams)
+        for f in fields(self):
+            kind = f.metadata.get("kind")
+            a, b = getattr(self, f.name), getattr(other, f.name)
+            if kind == "int":
+                value = a + b
+            elif kind == "team":
+                value = [x + y for x, y in zip(a, b, strict=True)]
+            elif kind == "hist":
+                value = [0] * max(len(a), len(b))
+                for hist in (a, b):
+                    for t, count in enumerate(hist):
+                        value[t] += count
+            elif kind == "reasons":
+                value = dict(a)
+                for reason, count in b.items():
+                    value[reason] = value.get(reason, 0) + count
+            else:
+                continue
+            setattr(out, f.name, value)
+        return out
 
     # --- JSON form (the run manifest keeps one per chunk) ------------------------------------
 
     def to_dict(self) -> dict:
         """Plain ints only; the turn histogram is stored from its first non-zero entry."""
-        first = next((t for t, c in enumerate(self.turns) if c), len(self.turns))
-        last = max((t for t, c in enumerate(self.turns) if c), default=first - 1)
-        return {
-            "teams": self.teams,
-            "games": self.games,
-            "deals": self.deals,
-            "win_credit": self.win_credit,
-            "credit_units": CREDIT_UNITS,
-            "ties": self.ties,
-            "score_sum": self.score_sum,
-            "score_sumsq": self.score_sumsq,
-            "diff_sum": self.diff_sum,
-            "diff_sumsq": self.diff_sumsq,
-            "books_clean": self.books_clean,
-            "books_dirty": self.books_dirty,
-            "books_wild": self.books_wild,
-            "turns": {"first": first, "counts": self.turns[first : last + 1]},
-            "end_reasons": {str(k): v for k, v in sorted(self.end_reasons.items())},
-            "truncated": self.truncated,
-        }
+        out: dict = {"teams": self.teams, "credit_units": CREDIT_UNITS}
+        for f in fields(self):
+            kind = f.metadata.get("kind")
+            value = getattr(self, f.name)
+            if kind == "hist":
+                first = next((t for t, c in enumerate(value) if c), len(value))
+                last = max((t for t, c in enumerate(value) if c), default=first - 1)
+                out[f.name] = {"first": first, "counts": value[first : last + 1]}
+            elif kind == "reasons":
+                out[f.name] = {str(k): v for k, v in sorted(value.items())}
+            elif kind:
+                out[f.name] = value
+        return out
 
     @classmethod
     def from_dict(cls, d: Mapping) -> Aggregate:
         if d.get("credit_units", CREDIT_UNITS) != CREDIT_UNITS:
             raise ValueError(f"win credit in units of 1/{d['credit_units']}, expected "
                              f"1/{CREDIT_UNITS}")
-        first = int(d["turns"]["first"])
-        return cls(
-            teams=int(d["teams"]),
-            games=int(d["games"]),
-            deals=int(d["deals"]),
-            win_credit=[int(x) for x in d["win_credit"]],
-            ties=int(d["ties"]),
-            score_sum=[int(x) for x in d["score_sum"]],
-            score_sumsq=[int(x) for x in d["score_sumsq"]],
-            diff_sum=int(d["diff_sum"]),
-            diff_sumsq=int(d["diff_sumsq"]),
-            books_clean=[int(x) for x in d["books_clean"]],
-            books_dirty=[int(x) for x in d["books_dirty"]],
-            books_wild=[int(x) for x in d["books_wild"]],
-            turns=[0] * first + [int(x) for x in d["turns"]["counts"]],
-            end_reasons={int(k): int(v) for k, v in d["end_reasons"].items()},
-            truncated=int(d["truncated"]),
-        )
+        out = cls(teams=int(d["teams"]))
+        for f in fields(cls):
+            kind = f.metadata.get("kind")
+            value = d[f.name] if kind else None
+            if kind == "int":
+                setattr(out, f.name, int(value))
+            elif kind == "team":
+                setattr(out, f.name, [int(x) for x in value])
+            elif kind == "hist":
+                setattr(out, f.name, [0] * int(value["first"])
+                        + [int(x) for x in value["counts"]])
+            elif kind == "reasons":
+                setattr(out, f.name, {int(k): int(v) for k, v in value.items()})
+        return out
 
     # --- Statistics -------------------------------------------------------------------------
 
@@ -180,10 +172,11 @@ class Aggregate:
         if metric == "win-rate":
             if self.games == 0:
                 return math.inf
-            from analysis.stats import wilson_interval
+            from statsmodels.stats.proportion import proportion_confint
 
-            low, high = wilson_interval(self.win_share(0), self.games)
-            return high - low
+            low, high = proportion_confint(self.win_share(0), self.games, alpha=0.05,
+                                           method="wilson")
+            return float(high - low)
         if metric == "score-diff":
             n = self.games
             if n < 2:
@@ -258,22 +251,21 @@ def aggregate_columns(cols: Mapping[str, np.ndarray], deals_per_game: int,
             out.append(int((col * col).sum() if square else col.sum()))
         return out
 
+    sums = {f"{name}_sum" if name in SUMSQ_FIELDS else name: team_sums(name)
+            for name in SUM_FIELDS}
+    sums.update({f"{name}_sumsq": team_sums(name, square=True) for name in SUMSQ_FIELDS})
     return Aggregate(
         teams=teams,
         games=games,
         deals=n,
         win_credit=[int(x) for x in credit.sum(axis=0)],
         ties=ties,
-        score_sum=team_sums("score"),
-        score_sumsq=team_sums("score", square=True),
         diff_sum=int(diff.sum()),
         diff_sumsq=int((diff * diff).sum()),
-        books_clean=team_sums("books_clean"),
-        books_dirty=team_sums("books_dirty"),
-        books_wild=team_sums("books_wild"),
         turns=[int(x) for x in np.bincount(turns)] if n else [],
         end_reasons={int(v): int(c) for v, c in zip(reason_values, reason_counts, strict=True)},
         truncated=int(np.asarray(cols["truncated"]).astype(bool).sum()),
+        **sums,
     )
 
 
@@ -283,6 +275,16 @@ def aggregate_records(records: np.ndarray, deals_per_game: int) -> Aggregate:
 
     teams = records["score"].shape[1]
     return aggregate_columns(flatten(records), deals_per_game, teams)
+
+
+def _fields(kind: str) -> list:
+    return [f for f in fields(Aggregate) if f.metadata.get("kind") == kind]
+
+
+# The record schema decides which team sums exist; Aggregate names one field for each.
+assert {f.name for f in _fields("team")} - {"win_credit"} == (
+    {f"{n}_sum" if n in SUMSQ_FIELDS else n for n in SUM_FIELDS}
+    | {f"{n}_sumsq" for n in SUMSQ_FIELDS}), "Aggregate's team sums differ from RECORD_FIELDS"
 
 
 def merge_all(aggregates: Iterable[Aggregate], teams: int) -> Aggregate:
