@@ -37,8 +37,6 @@ BROU = PROFILE_RULES["brouillette"]
 BROU_P = PROFILE_RULES["brouillette-partners"]
 
 
-
-
 def entry_(rank: str, text: str) -> dict:
     return {"rank": rank, "cards": text.split()}
 

@@ -4,9 +4,14 @@ Every function takes the lines of one valid trace (a list of dicts, never modifi
 first place where its corruption makes sense, and returns a corrupted deep copy, or None when the
 trace has no such place. Sites are chosen on the checker's replayed state so that the corruption
 stays self-consistent (cards taken out of a meld stay in the player's hand, and so on) and the
-intended rule is the one that breaks. `MUTATIONS` maps each name to (function, expected rule id)
-for `standard` traces; `PROFILE_MUTATIONS` maps "profile:name" to (function, expected rule id,
+intended rule is the one that breaks. `MUTATIONS` maps each name to (function, expected check)
+for `standard` traces; `PROFILE_MUTATIONS` maps "profile:name" to (function, expected check,
 profile whose engine traces it corrupts) for the other rule sets (RULES.md sections 11-13).
+
+The expected check is a check id of checks.py (`RULE/name`), not a bare rule id: several checks
+report the same rule id (R-S for a deal score and for a game's totals, R-T3 for a missing `red3`
+line and for wrong replacements, ...), and a mutation must be caught by the check it aims at,
+not by a neighbour that happens to share the id. `caught_by` is the test of that expectation.
 """
 
 from __future__ import annotations
@@ -16,11 +21,42 @@ from collections import Counter
 from collections.abc import Callable, Iterator
 
 from .cards import BLACK3, JOKER, NATURALS, RED3, TWO, WILD_RANK, is_wild, rank_of_top
-from .checker import TraceChecker
+from .checker import TraceChecker, Violation
+from .checks import rule_of
 from .state import DealState, Meld, value
 
 Lines = list[dict]
 Mutation = Callable[[Lines], "Lines | None"]
+
+
+def caught_by(found: list[Violation], check: str) -> bool:
+    """The expectation of a mutation: a violation of exactly `check` (and so of its rule id)."""
+    return any(v.check == check and v.rule == rule_of(check) for v in found)
+
+
+_SITES: dict[tuple[Mutation, int], tuple[list[Lines], tuple[int, Lines] | None]] = {}
+
+
+def first_site(mutate: Mutation, traces: list[Lines]) -> tuple[int, Lines] | None:
+    """(index of the first trace where `mutate` finds a site, the corrupted trace), or None.
+
+    Remembered per (mutation, list of traces) for the process: several tests corrupt the same
+    session-scoped engine traces (the list is kept with the answer, so its id stays its own).
+    AssertionError if the mutation modifies a trace it is given.
+    """
+    key = (mutate, id(traces))
+    if key not in _SITES:
+        site = None
+        for k, trace in enumerate(traces):
+            before = copy.deepcopy(trace)
+            mutated = mutate(trace)
+            if trace != before:
+                raise AssertionError(f"{mutate.__name__} modified its input (trace {k})")
+            if mutated is not None:
+                site = (k, mutated)
+                break
+        _SITES[key] = (traces, site)
+    return _SITES[key][1]
 
 
 def _replay(
@@ -465,7 +501,7 @@ def wrong_end_reason(lines: Lines) -> Lines | None:
 
 
 def score_off_by_five(lines: Lines) -> Lines | None:
-    """R-S: a deal score 5 points off."""
+    """R-S (the deal score, not the game totals): a deal score 5 points off."""
     i = _first(lines, "end")
     if i is None:
         return None
@@ -474,21 +510,22 @@ def score_off_by_five(lines: Lines) -> Lines | None:
     return _with(lines, i, line)
 
 
+# name -> (function, expected check id of checks.py)
 MUTATIONS: dict[str, tuple[Mutation, str]] = {
-    "wrong_card_drawn": (wrong_card_drawn, "R-T2"),
-    "discard_not_held": (discard_not_held, "CARDS"),
-    "turn_out_of_order": (turn_out_of_order, "R-D4"),
-    "red_three_not_exposed": (red_three_not_exposed, "R-T3"),
-    "missing_foot": (missing_foot, "R-F1"),
-    "meld_over_seven": (meld_over_seven, "R-M6"),
-    "wild_ratio_breach": (wild_ratio_breach, "R-M3"),
-    "opening_below_minimum": (opening_below_minimum, "R-O1"),
-    "pickup_without_pair": (pickup_without_pair, "R-PU2"),
-    "pickup_breaks_pu4": (pickup_breaks_pu4, "R-PU4"),
-    "out_without_books": (out_without_books, "R-G1"),
-    "out_without_permission": (out_without_permission, "R-G4"),
-    "wrong_end_reason": (wrong_end_reason, "R-E1"),
-    "score_off_by_five": (score_off_by_five, "R-S"),
+    "wrong_card_drawn": (wrong_card_drawn, "R-T2/draw-cards"),
+    "discard_not_held": (discard_not_held, "CARDS/not-held"),
+    "turn_out_of_order": (turn_out_of_order, "R-D4/turn-order"),
+    "red_three_not_exposed": (red_three_not_exposed, "R-T3/red3-expected"),
+    "missing_foot": (missing_foot, "R-F1/foot-expected"),
+    "meld_over_seven": (meld_over_seven, "R-M6/over-seven"),
+    "wild_ratio_breach": (wild_ratio_breach, "R-M3/ratio"),
+    "opening_below_minimum": (opening_below_minimum, "R-O1/minimum"),
+    "pickup_without_pair": (pickup_without_pair, "R-PU2/new-meld-pair"),
+    "pickup_breaks_pu4": (pickup_breaks_pu4, "R-PU4/complete-and-start"),
+    "out_without_books": (out_without_books, "R-G1/books"),
+    "out_without_permission": (out_without_permission, "R-G4/without-permission"),
+    "wrong_end_reason": (wrong_end_reason, "R-E1/end-reason"),
+    "score_off_by_five": (score_off_by_five, "R-S/deal-score"),
 }
 
 
@@ -725,45 +762,69 @@ def deal4_out_with_early_books(lines: Lines) -> Lines | None:
     return out
 
 
-# Profile-specific corruptions: name -> (function, expected rule id, profile of the traces).
+# Profile-specific corruptions: name -> (function, expected check id, profile of the traces).
 PROFILE_MUTATIONS: dict[str, tuple[Mutation, str, str]] = {
-    "eleven:wild_onto_completed_book": (wild_onto_completed_book, "R-V4", "eleven"),
-    "eleven:wild_meld_where_off": (wild_meld_where_off, "R-M4", "eleven"),
-    "eleven:red3_kept": (red3_kept, "R-V6", "eleven"),
+    "eleven:wild_onto_completed_book": (wild_onto_completed_book, "R-V4/book-entry-wild", "eleven"),
+    "eleven:wild_meld_where_off": (wild_meld_where_off, "R-M4/wild-melds-off", "eleven"),
+    "eleven:red3_kept": (red3_kept, "R-V6/red3-discard", "eleven"),
     "saskatchewan:deal4_opening_without_book": (
         deal4_opening_without_book,
-        "R-V5",
+        "R-V5/no-concealed-book",
         "saskatchewan",
     ),
-    "saskatchewan:deal4_opening_by_pickup": (deal4_opening_by_pickup, "R-V5", "saskatchewan"),
-    "simpson:pickup_short_pile": (pickup_short_pile, "R-PU", "simpson"),
-    "simpson:ask_in_individual_play": (ask_in_individual_play, "R-V9", "simpson"),
-    "simpson:out_without_final_discard": (out_without_final_discard, "R-G3", "simpson"),
-    "simpson:wild_meld_where_off": (wild_meld_where_off, "R-M4", "simpson"),
-    "simpson:red3_kept": (red3_kept, "R-V6", "simpson"),
-    "brouillette:wild_discard_without_freeze": (wild_discard_without_freeze, "R-V8", "brouillette"),
-    "brouillette:draw_without_restock": (draw_without_restock, "R-V8", "brouillette"),
-    "brouillette:black3_meld_with_wild": (black3_meld_with_wild, "R-V7", "brouillette"),
-    "brouillette:red3_kept": (red3_kept, "R-V6", "brouillette"),
-    "brouillette:ask_in_individual_play": (ask_in_individual_play, "R-V9", "brouillette"),
+    "saskatchewan:deal4_opening_by_pickup": (
+        deal4_opening_by_pickup,
+        "R-V5/pickup-opening",
+        "saskatchewan",
+    ),
+    "simpson:pickup_short_pile": (pickup_short_pile, "R-PU/exact-short-pile", "simpson"),
+    "simpson:ask_in_individual_play": (ask_in_individual_play, "R-V9/ask-individual", "simpson"),
+    "simpson:out_without_final_discard": (
+        out_without_final_discard,
+        "R-G3/final-discard",
+        "simpson",
+    ),
+    "simpson:wild_meld_where_off": (wild_meld_where_off, "R-M4/wild-melds-off", "simpson"),
+    "simpson:red3_kept": (red3_kept, "R-V6/red3-discard", "simpson"),
+    "brouillette:wild_discard_without_freeze": (
+        wild_discard_without_freeze,
+        "R-V8/freeze-expected",
+        "brouillette",
+    ),
+    "brouillette:draw_without_restock": (
+        draw_without_restock,
+        "R-V8/restock-expected",
+        "brouillette",
+    ),
+    "brouillette:black3_meld_with_wild": (
+        black3_meld_with_wild,
+        "R-V7/black3-meld-cards",
+        "brouillette",
+    ),
+    "brouillette:red3_kept": (red3_kept, "R-V6/red3-discard", "brouillette"),
+    "brouillette:ask_in_individual_play": (
+        ask_in_individual_play,
+        "R-V9/ask-individual",
+        "brouillette",
+    ),
     "brouillette-partners:deal4_out_with_early_books": (
         deal4_out_with_early_books,
-        "R-G1",
+        "R-G1/books",
         "brouillette-partners",
     ),
     "brouillette-partners:wild_discard_without_freeze": (
         wild_discard_without_freeze,
-        "R-V8",
+        "R-V8/freeze-expected",
         "brouillette-partners",
     ),
     "brouillette-partners:black3_meld_with_wild": (
         black3_meld_with_wild,
-        "R-V7",
+        "R-V7/black3-meld-cards",
         "brouillette-partners",
     ),
 }
 # Rule-set-independent corruptions, run on every non-standard profile too.
 for _profile in ("eleven", "saskatchewan", "simpson", "brouillette", "brouillette-partners"):
     for _name in ("wrong_card_drawn", "discard_not_held", "score_off_by_five"):
-        _fn, _rule = MUTATIONS[_name]
-        PROFILE_MUTATIONS[f"{_profile}:{_name}"] = (_fn, _rule, _profile)
+        _fn, _check = MUTATIONS[_name]
+        PROFILE_MUTATIONS[f"{_profile}:{_name}"] = (_fn, _check, _profile)
