@@ -136,7 +136,7 @@ def test_command_line_lists_and_disables_checks(tmp_path: Path) -> None:
     listed = run("--list-checks")
     assert listed.returncode == 0
     assert len(listed.stdout.splitlines()) == len(CHECKS)
-    assert "R-S/deal-score: " in listed.stdout
+    assert "R-V4/closed-kind-over-seven: " in listed.stdout
     found = run("--allow-incomplete", str(path))
     assert found.returncode == 1 and "(R-T2/draw-cards)" in found.stdout
     off = run("--allow-incomplete", "--disable", "R-T2/draw-cards", str(path))

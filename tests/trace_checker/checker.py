@@ -47,7 +47,9 @@ section 13 and that brief differ, the brief is followed and the place says so):
 - R-V4 books "naturals": an entry with "book": true joins the partnership's latest completed
   book of its rank; such an entry is no part of a pick-up's qualifying meld (R-PU2/R-PU4). An
   entry starting a new meld may not exceed 7 cards (the brief; R-V4 speaks only of entries onto
-  an unfinished meld or a completed book).
+  an unfinished meld or a completed book). Black-three melds (R-V7) and wild melds (R-M4) close
+  at 7 as in R-M6 (black threes and wilds are not naturals): an entry taking one past 7, or a
+  "book": true entry of rank B3 or W, is reported as R-V4.
 - R-V5: the concealed deal-4 opening needs an entry starting a new meld with 7+ cards in a
   `meld` line of a turn without a pick-up; a pick-up never opens in that deal. RULES.md says
   "laid from held cards", which every `meld` line is.
@@ -947,6 +949,9 @@ class TraceChecker:
         shown = f"{rank} {_cards_str(cards)}"
         ok = self._check_entry_cards(e)
         wilds_in = sum(1 for c in cards if is_wild(c))
+        # R-V4 with R-V7 / R-M4: black threes and wilds are not naturals, so these melds close
+        # at 7 as in R-M6 even where completed books accept more naturals.
+        closed_kind = rank in (WILD_RANK, BLACK3)
         if e.book:  # R-V4: naturals onto a completed book of the rank
             book = next(
                 (
@@ -956,7 +961,15 @@ class TraceChecker:
                 ),
                 None,
             )
-            if wilds_in and self.report(
+            if closed_kind:
+                kind = "wild" if rank == WILD_RANK else "black-three"
+                if self.report(
+                    "R-V4/book-entry-closed-kind",
+                    f"nothing is added to a {kind} book: only naturals join a completed book "
+                    f"of their rank ({shown})",
+                ):
+                    ok = False
+            elif wilds_in and self.report(
                 "R-V4/book-entry-wild",
                 f"a completed book accepts naturals only, never wilds: {shown}",
             ):
@@ -996,6 +1009,14 @@ class TraceChecker:
             if started:
                 if self.report(
                     "R-V4/new-meld-over-seven", f"a new meld may not exceed {cap} cards: {shown}"
+                ):
+                    ok = False
+            elif closed_kind:
+                kind = "wild" if rank == WILD_RANK else "black-three"
+                if self.report(
+                    "R-V4/closed-kind-over-seven",
+                    f"{shown} takes the {kind} meld from {before} to {size} cards: {kind} cards "
+                    f"are not naturals, so a {kind} meld closes at {cap} like R-M6",
                 ):
                     ok = False
             elif wilds_in:

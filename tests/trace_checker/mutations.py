@@ -6,7 +6,9 @@ trace has no such place. Sites are chosen on the checker's replayed state so tha
 stays self-consistent (cards taken out of a meld stay in the player's hand, and so on) and the
 intended rule is the one that breaks. `MUTATIONS` maps each name to (function, expected check)
 for `standard` traces; `PROFILE_MUTATIONS` maps "profile:name" to (function, expected check,
-profile whose engine traces it corrupts) for the other rule sets (RULES.md sections 11-13).
+profile whose engine traces it corrupts) for the other rule sets (RULES.md sections 11-13);
+`RULE_SET_MUTATIONS` does the same for the rule files of `RULE_SETS` (knobs over `standard`
+that no named profile combines).
 
 The expected check is a check id of checks.py (`RULE/name`), not a bare rule id: several checks
 report the same rule id (R-S for a deal score and for a game's totals, R-T3 for a missing `red3`
@@ -828,3 +830,167 @@ for _profile in ("eleven", "saskatchewan", "simpson", "brouillette", "brouillett
     for _name in ("wrong_card_drawn", "discard_not_held", "score_off_by_five"):
         _fn, _check = MUTATIONS[_name]
         PROFILE_MUTATIONS[f"{_profile}:{_name}"] = (_fn, _check, _profile)
+
+
+# -- rule files that no named profile is (RULES.md R-V4 with R-V7 and R-M4) ------------------
+def _slip_in(lines: Lines, i: int, seat: int, card: str, k: int) -> Lines | None:
+    """A copy of the trace in which `seat` holds k more `card` at line i (None if impossible).
+
+    In the `deal` line, k cards of the seat's Hand (or of its Foot, when it plays from the Foot
+    at line i) change places with k `card` of the stock that nobody draws in that deal. The
+    cards given away are naturals the seat holds without a break from the deal's start (or from
+    its Foot pick-up) until line i, beyond what line i melds: every line up to i stays valid.
+    """
+    start = _deal_start(lines, i)
+    low: Counter | None = None  # fewest of each kind held over the states before lines ..i
+    on_foot = False
+    before_i: Counter | None = None
+    final: DealState | None = None
+    for j, st in _replay(lines, start):
+        if j == start:
+            continue
+        if st is None:
+            return None
+        if lines[j].get("type") == "deal":
+            break
+        final = st
+        if j <= i:
+            held = st.held(seat)
+            if st.on_foot[seat] and not on_foot:  # from the Foot pick-up on
+                on_foot, low = True, None
+            low = (
+                Counter(held)
+                if low is None
+                else Counter({c: min(n, held[c]) for c, n in low.items()})
+            )
+            if j == i:
+                before_i = Counter(held)
+        if lines[j].get("type") == "end":
+            break
+    if low is None or before_i is None or final is None or final.profile.freezes:
+        return None
+    used = _entry_cards(lines[i])
+    free = {c: min(low[c], before_i[c] - used[c]) for c in NATURALS}
+    give = [c for c in NATURALS for _ in range(max(0, free[c]))][:k]
+    slots = [q for q in range(final.stock_pos, len(final.stock)) if final.stock[q] == card][:k]
+    if len(give) < k or len(slots) < k:
+        return None
+    out = copy.deepcopy(lines)
+    deal = out[start]
+    held_list = deal["feet" if on_foot else "hands"][seat]
+    for c, q in zip(give, slots, strict=True):
+        held_list[held_list.index(c)] = card
+        deal["stock"][q] = c
+    return out
+
+
+def _closed_kind_sites(lines: Lines, rank: str) -> Iterator[tuple[int, int, int, list[str]]]:
+    """Meld lines where completed books take more naturals (R-V4) and the line's one entry of
+    `rank` (B3 or W) joins the partnership's unfinished meld of that rank: (line, entry, meld
+    size after the entry, the seat's held cards of that kind that the line does not meld)."""
+    kinds = (BLACK3,) if rank == BLACK3 else (TWO, JOKER)
+    for i, st in _replay(lines):
+        line = lines[i]
+        if st is None or line.get("type") != "meld" or st.profile.books != "naturals":
+            continue
+        meld = st.melds[st.partnership(line["seat"])].get(rank)
+        idx = [j for j, e in enumerate(line["melds"]) if e["rank"] == rank]
+        if meld is None or len(idx) != 1 or line["melds"][idx[0]].get("book"):
+            continue
+        spare = st.held(line["seat"]) - _entry_cards(line)
+        size = len(meld.cards) + len(line["melds"][idx[0]]["cards"])
+        yield i, idx[0], size, [k for k in kinds for _ in range(spare[k])]
+
+
+def _closed_kind_past_seven(rank: str) -> Mutation:
+    """R-V4: where completed books take more naturals, a black-three (or wild) meld still closes
+    at 7. A meld line's entry onto the partnership's unfinished meld of `rank` gets enough cards
+    of that kind to take the meld to 8: held cards the line does not meld, or else (first site
+    without them) cards slipped into the seat's holding from the undrawn stock (`_slip_in`)."""
+    card = BLACK3 if rank == BLACK3 else TWO
+
+    def mutate(lines: Lines) -> Lines | None:
+        found = list(_closed_kind_sites(lines, rank))
+        for i, j, size, extra in found:
+            if 8 - size <= len(extra):
+                out = copy.deepcopy(lines)
+                out[i]["melds"][j]["cards"] += extra[: 8 - size]
+                return out
+        for i, j, size, _ in found:
+            out = _slip_in(lines, i, lines[i]["seat"], card, 8 - size)
+            if out is not None:
+                out[i]["melds"][j]["cards"] += [card] * (8 - size)
+                return out
+        return None
+
+    mutate.__name__ = mutate.__qualname__ = f"{'black3' if rank == BLACK3 else 'wild'}_past_seven"
+    return mutate
+
+
+black3_meld_past_seven = _closed_kind_past_seven(BLACK3)
+wild_meld_past_seven = _closed_kind_past_seven(WILD_RANK)
+
+
+def black3_onto_completed_book(lines: Lines) -> Lines | None:
+    """R-V4: where completed books take more naturals, nothing joins a black-three book. A meld
+    line gets a "book": true entry of one black three onto a black-three book of 7.
+
+    First choice: the partnership already has a black-three book and the seat holds a black
+    three the line does not meld. Failing that, a line whose black-three entry joins an
+    unfinished black-three meld: the entry is made to complete the book at exactly 7 and the
+    "book" entry follows, with the black threes this needs held by the seat beyond the line, or
+    else slipped into its holding from the undrawn stock (`_slip_in`).
+    """
+    entry = {"rank": BLACK3, "cards": [BLACK3], "book": True}
+    for i, st in _replay(lines):
+        line = lines[i]
+        if st is None or line.get("type") != "meld" or st.profile.books != "naturals":
+            continue
+        spare = st.held(line["seat"]) - _entry_cards(line)
+        if spare[BLACK3] and any(m.rank == BLACK3 for m in st.books(st.partnership(line["seat"]))):
+            out = copy.deepcopy(lines)
+            out[i]["melds"].append(entry)
+            return out
+    found = [site for site in _closed_kind_sites(lines, BLACK3) if site[2] <= 7]
+    for slip in (False, True):
+        for i, j, size, extra in found:
+            need = 8 - size  # 7 - size to complete the book, 1 for the "book" entry
+            out = _slip_in(lines, i, lines[i]["seat"], BLACK3, need) if slip else None
+            if not slip and need <= len(extra):
+                out = copy.deepcopy(lines)
+            if out is not None:
+                out[i]["melds"][j]["cards"] += [BLACK3] * (7 - size)
+                out[i]["melds"].append(entry)
+                return out
+    return None
+
+
+# Rule sets as knob overrides of `standard` (the `rules` object of TRACE.md; a rule file for the
+# engine is `base = "standard"` plus these knobs).
+RULE_SETS: dict[str, dict[str, object]] = {
+    # completed books take more naturals (R-V4) and black threes meld (R-V7); wild melds stay
+    "naturals-black3": {"books": "naturals", "black3_melds": True, "decks": 8},
+}
+# name -> (function, expected check id, rule set of RULE_SETS whose engine traces it corrupts)
+RULE_SET_MUTATIONS: dict[str, tuple[Mutation, str, str]] = {
+    "naturals-black3:black3_meld_past_seven": (
+        black3_meld_past_seven,
+        "R-V4/closed-kind-over-seven",
+        "naturals-black3",
+    ),
+    "naturals-black3:wild_meld_past_seven": (
+        wild_meld_past_seven,
+        "R-V4/closed-kind-over-seven",
+        "naturals-black3",
+    ),
+    "naturals-black3:black3_onto_completed_book": (
+        black3_onto_completed_book,
+        "R-V4/book-entry-closed-kind",
+        "naturals-black3",
+    ),
+    "naturals-black3:wild_onto_completed_book": (
+        wild_onto_completed_book,
+        "R-V4/book-entry-wild",
+        "naturals-black3",
+    ),
+}
