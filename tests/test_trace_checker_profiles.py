@@ -37,8 +37,6 @@ BROU = PROFILE_RULES["brouillette"]
 BROU_P = PROFILE_RULES["brouillette-partners"]
 
 
-
-
 def entry_(rank: str, text: str) -> dict:
     return {"rank": rank, "cards": text.split()}
 
@@ -428,6 +426,57 @@ def test_R_V4_R_PU4_still_applies_where_completed_books_take_naturals() -> None:
     assert_flags(bad.lines, "R-PU4", first=True)
     good = w3_like(ELEVEN, "9 9 9 9").pickup(2, ("9", "9 9 9"), ("9", "9 9 9"))
     assert_ok(good.discard(2, "8").lines)
+
+
+# R-V4 with R-V7 and R-M4: a rule file combining books "naturals" with black-three melds (and the
+# standard's wild melds). Black threes and wilds are not naturals: those melds close at 7.
+NAT_B3 = {"books": "naturals", "black3_melds": True, "decks": 8}
+
+
+def test_R_V4_R_V7_a_partner_may_not_take_a_black_three_meld_of_6_past_7() -> None:
+    """Seat 0 opens and lays 6 black threes; its partner (seat 2) lays B3 B3 onto them: 8."""
+    d = make_deal(
+        rules=NAT_B3,
+        hands=["A A A K " + n("B3", 6), "", "Q " + n("B3", 2)],
+        stock_top="4 5 6 7 8 9",
+    )
+    b = TraceBuilder(d).draw(0).meld(0, ("A", "A A A")).meld(0, ("B3", n("B3", 6)))
+    b.discard(0, "K").idle_turn(1).draw(2)
+    good = copy.deepcopy(b).meld(2, ("B3", "B3")).discard(2, "Q")  # a book of 7, one kept
+    assert_ok(good.lines)
+    bad = b.meld(2, ("B3", "B3 B3"))
+    assert_flags(bad.lines, "R-V4/closed-kind-over-seven", first=True)
+    assert [v.check for v in check(bad.lines)] == ["R-V4/closed-kind-over-seven"]
+
+
+def test_R_V4_R_V7_black_three_meld_closes_at_7_and_takes_no_book_entry() -> None:
+    b = opened(NAT_B3, n("B3", 10)).meld(0, ("B3", n("B3", 5)))
+    assert_flags(copy.deepcopy(b).meld(0, ("B3", "B3 B3 B3")).lines, "R-V4", first=True)
+    b.meld(0, ("B3", "B3 B3"))  # a black-three book of 7
+    assert_ok(b.lines)
+    onto = copy.deepcopy(b).meld(0, ("B3", "B3"), book=[0])
+    assert_flags(onto.lines, "R-V4/book-entry-closed-kind", first=True)
+    assert_ok(b.meld(0, ("B3", "B3 B3 B3")).lines)  # a new black-three meld
+    new_of_8 = opened(NAT_B3, n("B3", 8)).meld(0, ("B3", n("B3", 8)))
+    assert_flags(new_of_8.lines, "R-V4/new-meld-over-seven", first=True)
+    # where books grow (brouillette, R-V3) the black-three meld grows past 7
+    assert_ok(opened(BROU, n("B3", 8)).meld(0, ("B3", n("B3", 6))).meld(0, ("B3", "B3 B3")).lines)
+
+
+def test_R_V4_R_M4_wild_meld_closes_at_7_where_books_take_naturals() -> None:
+    b = opened(NAT_B3, "2 2 2 2 2 JK JK JK").meld(0, ("W", "2 2 2 2 2 JK"))
+    bad = copy.deepcopy(b).meld(0, ("W", "JK JK"))
+    assert_flags(bad.lines, "R-V4/closed-kind-over-seven", first=True)
+    b.meld(0, ("W", "JK"))  # a wild book
+    assert_ok(b.lines)
+    onto = copy.deepcopy(b).meld(0, ("W", "JK"), book=[0])
+    assert_flags(onto.lines, "R-V4/book-entry-closed-kind", first=True)
+    assert [v.check for v in check(onto.lines)] == ["R-V4/book-entry-closed-kind"]
+    # a natural book still takes naturals, and a wild onto it is the other R-V4 check
+    nat = opened(NAT_B3, n("9", 8) + " 2").meld(0, ("9", n("9", 7)))
+    assert_ok(copy.deepcopy(nat).meld(0, ("9", "9"), book=[0]).lines)
+    wild_onto = nat.meld(0, ("9", "2"), book=[0])
+    assert_flags(wild_onto.lines, "R-V4/book-entry-wild", first=True)
 
 
 # -- concealed opening in deal 4: R-V5 ---------------------------------------------------------

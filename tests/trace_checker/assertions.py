@@ -1,8 +1,8 @@
-"""Assertions shared by the checker's unit tests: accept, or flag a given rule id."""
+"""Assertions shared by the checker's unit tests: accept, or flag a given rule id or check."""
 
 from __future__ import annotations
 
-from .checker import check_trace
+from .checker import Violation, check_trace
 
 
 def check(lines: list[dict]) -> list:
@@ -14,13 +14,19 @@ def assert_ok(lines: list[dict], complete: bool = False) -> None:
     assert found == [], "\n".join(map(str, found))
 
 
+def _is(v: Violation, expected: str) -> bool:
+    """`expected` is a check id (checks.py, `RULE/name`) or a bare rule id."""
+    return v.check == expected if "/" in expected else v.rule == expected
+
+
 def assert_flags(lines: list[dict], rule: str, first: bool = False) -> None:
+    """`rule`: a rule id (any check reporting it will do) or a check id (that check only)."""
     found = check(lines)
     assert found, f"expected {rule}, the checker accepted the trace"
     if first:
-        assert found[0].rule == rule, "\n".join(map(str, found))
+        assert _is(found[0], rule), "\n".join(map(str, found))
     else:
-        assert rule in {v.rule for v in found}, "\n".join(map(str, found))
+        assert any(_is(v, rule) for v in found), "\n".join(map(str, found))
 
 
 def n(card: str, count: int) -> str:

@@ -18,7 +18,14 @@ Rule ids are RULES.md's; besides them: TRACE (format), CARDS (a card is not wher
 or conservation broke), PROFILE (a `rules` object the referee cannot use: unknown, missing or
 invalid knobs, or a non-standard profile without one), R-PU (`taken` is not what the pick-up
 size and rule take: section 5's opening sentence has no id; also the `exact` pick-up from a pile
-holding fewer than pickup_size cards).
+holding fewer than pickup_size cards), R-S (a deal score that is not the sum of its breakdown,
+and a game's totals that are not the sums of its deal scores: section 9's opening sentence).
+
+Named checks (checks.py): every violation also carries the id of the one check that found it,
+`RULE/name` (`Violation.check`), since several checks report the same rule id (R-S above, or
+R-T3 for a missing `red3` line and for wrong replacements). `disabled=` (TraceChecker,
+check_trace, check_file; `--disable` on the command line) switches named checks off, to show
+which check catches a corruption and that no neighbour does.
 
 Interpretations settled by the project where RULES.md leaves room (noted where they apply):
 - R-O1/R-O2: the partnership's first *line* carrying melds must reach the minimum on its own;
@@ -40,7 +47,9 @@ section 13 and that brief differ, the brief is followed and the place says so):
 - R-V4 books "naturals": an entry with "book": true joins the partnership's latest completed
   book of its rank; such an entry is no part of a pick-up's qualifying meld (R-PU2/R-PU4). An
   entry starting a new meld may not exceed 7 cards (the brief; R-V4 speaks only of entries onto
-  an unfinished meld or a completed book).
+  an unfinished meld or a completed book). Black-three melds (R-V7) and wild melds (R-M4) close
+  at 7 as in R-M6 (black threes and wilds are not naturals): an entry taking one past 7, or a
+  "book": true entry of rank B3 or W, is reported as R-V4.
 - R-V5: the concealed deal-4 opening needs an entry starting a new meld with 7+ cards in a
   `meld` line of a turn without a pick-up; a pick-up never opens in that deal. RULES.md says
   "laid from held cards", which every `meld` line is.
@@ -70,15 +79,16 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from .cards import BLACK3, KINDS, NATURALS, RED3, THREES, WILD_RANK, is_wild, rank_of_top
+from .checks import CHECKS, rule_of, validate_disabled
 from .profiles import PROFILES, Profile
 from .state import BEGIN, OUT, OVER, PLAY, DealState, Meld, meld_value, score_deal
 
-SCORE_PARTS: tuple[tuple[str, str], ...] = (
-    ("melded", "R-S1"),
-    ("left", "R-S2"),
-    ("red3", "R-S3"),
-    ("books", "R-S4"),
-    ("out", "R-S5"),
+SCORE_PARTS: tuple[tuple[str, str], ...] = (  # breakdown part, its check (checks.py)
+    ("melded", "R-S1/melded"),
+    ("left", "R-S2/left"),
+    ("red3", "R-S3/red3"),
+    ("books", "R-S4/books"),
+    ("out", "R-S5/out"),
 )
 GRAB22 = "grab22"  # R-V11: the extra breakdown part where grab22_bonus > 0
 SEATED = frozenset({"red3", "foot", "draw", "pickup", "meld", "ask", "discard", "out"})
@@ -86,14 +96,17 @@ SEATED = frozenset({"red3", "foot", "draw", "pickup", "meld", "ask", "discard", 
 
 @dataclass(frozen=True)
 class Violation:
-    """One broken rule: 1-based trace line, rule id (RULES.md id, or TRACE/CARDS/PROFILE)."""
+    """One broken rule: 1-based trace line, rule id (RULES.md id, or TRACE/CARDS/PROFILE), and
+    the id of the check that found it (checks.py: `RULE/name`, unique to that check)."""
 
     line: int
     rule: str
     message: str
+    check: str = ""
 
     def __str__(self) -> str:
-        return f"line {self.line}: [{self.rule}] {self.message}"
+        tail = f" ({self.check})" if self.check else ""
+        return f"line {self.line}: [{self.rule}] {self.message}{tail}"
 
 
 @dataclass(frozen=True)
@@ -115,6 +128,10 @@ class _Desync(Exception):
     """The referee's state no longer matches the trace: skip to the next deal."""
 
 
+class UnknownCheck(LookupError):
+    """A report names a check id that checks.py does not register (a referee bug)."""
+
+
 def _cards_str(cards: Counter | list[str]) -> str:
     items = sorted(cards.elements()) if isinstance(cards, Counter) else cards
     return "[" + " ".join(items) + "]"
@@ -124,10 +141,16 @@ class TraceChecker:
     """Line-by-line replay of a trace; `state` is the current deal (None outside a deal)."""
 
     def __init__(
-        self, profiles: Mapping[str, Profile] = PROFILES, *, allow_incomplete: bool = False
+        self,
+        profiles: Mapping[str, Profile] = PROFILES,
+        *,
+        allow_incomplete: bool = False,
+        disabled: Iterable[str] = (),
     ) -> None:
+        """`disabled`: check ids (checks.py) not to perform; ValueError for an unknown id."""
         self.profiles = profiles
         self.allow_incomplete = allow_incomplete
+        self.disabled = validate_disabled(disabled)
         self.violations: list[Violation] = []
         self.state: DealState | None = None
         self.skipping = False
@@ -145,7 +168,7 @@ class TraceChecker:
         self.lines += 1
         self.lineno = lineno if lineno is not None else self.lines
         if not isinstance(line, dict) or not isinstance(line.get("type"), str):
-            self.report("TRACE", "a line must be a JSON object with a string 'type'")
+            self.report("TRACE/line", "a line must be a JSON object with a string 'type'")
             return
         kind = line["type"]
         try:
@@ -156,31 +179,59 @@ class TraceChecker:
             elif kind in _HANDLERS:
                 self._in_deal(kind, line)
             else:
-                self.report("TRACE", f"unknown line type {kind!r}")
+                self.report("TRACE/line", f"unknown line type {kind!r}")
         except _Desync:
-            self.skipping = True
-            if self.state is not None:  # its scores are unknown: do not judge its game line
-                self._tainted_games.add(self.state.game)
+            self._desync()
+        except UnknownCheck:
+            raise
+        except Exception:
+            if not self.disabled:
+                raise
+            # A disabled check let an unusable line through (checks.py): stop this deal quietly.
+            self._desync()
+
+    def _desync(self) -> None:
+        self.skipping = True
+        if self.state is not None:  # its scores are unknown: do not judge its game line
+            self._tainted_games.add(self.state.game)
 
     def finish(self) -> list[Violation]:
         """Report what a complete trace lacks at its end, and return all violations."""
         if not self.allow_incomplete:
             st = self.state
             if st is not None and st.phase != OVER and not self.skipping:
-                self.report("TRACE", "the trace ends inside a deal (no 'end' line)")
+                self.report("TRACE/deal-unended", "the trace ends inside a deal (no 'end' line)")
             for game, deals in self._games.items():
                 if self._game_complete(game, deals) and game not in self._closed_games:
-                    self.report("TRACE", f"game {game!r} has all its deals but no 'game' line")
+                    self.report(
+                        "TRACE/game-unclosed", f"game {game!r} has all its deals but no 'game' line"
+                    )
         return self.violations
 
-    def report(self, rule: str, message: str) -> None:
-        self.violations.append(Violation(self.lineno, rule, message))
+    def report(self, check: str, message: str) -> bool:
+        """Record a violation found by `check` (an id of checks.py) at the current line.
+
+        Returns False, recording nothing, when the check is disabled: the caller then goes on as
+        if the check had passed (it does not mark an entry illegal, nor stop the deal).
+        """
+        if check not in CHECKS:
+            raise UnknownCheck(f"unregistered check id {check!r} (add it to checks.py)")
+        if check in self.disabled:
+            return False
+        self.violations.append(Violation(self.lineno, rule_of(check), message, check))
+        return True
+
+    def _stop(self, check: str, message: str) -> None:
+        """Report a violation after which the referee cannot follow the deal: stop checking it
+        (unless the check is disabled)."""
+        if self.report(check, message):
+            raise _Desync
 
     # -- deal and game -----------------------------------------------------------------------
     def _on_deal(self, line: dict) -> None:
         prev = self.state
         if prev is not None and prev.phase != OVER and not self.skipping:
-            self.report("TRACE", "the previous deal has no 'end' line")
+            self.report("TRACE/deal-unended", "the previous deal has no 'end' line")
         self.state = None
         self.skipping = False
         self.deals += 1
@@ -205,15 +256,16 @@ class TraceChecker:
                 name if isinstance(name, str) else repr(name), rules
             )
             for problem in problems:
-                self.report("PROFILE", problem)
+                self.report("PROFILE/rules", problem)
             return None if fatal else prof
         if rules is not None and not isinstance(rules, dict):
-            self.report("TRACE", f"'rules' must be an object of knobs, found {rules!r}")
+            self.report("TRACE/field", f"'rules' must be an object of knobs, found {rules!r}")
             return None
         prof = self.profiles.get(name) if isinstance(name, str) else None
         if prof is None:
             self.report(
-                "PROFILE", f"unsupported profile {name!r}: the deal line carries no rules knobs"
+                "PROFILE/unknown",
+                f"unsupported profile {name!r}: the deal line carries no rules knobs",
             )
         return prof
 
@@ -221,19 +273,19 @@ class TraceChecker:
         game = line.get("game")
         deal = line.get("deal")
         if not isinstance(deal, int) or isinstance(deal, bool):
-            self.report("TRACE", f"'deal' must be an integer, found {deal!r}")
-            raise _Desync
+            self._stop("TRACE/field", f"'deal' must be an integer, found {deal!r}")
+            deal = 1
         if not 1 <= deal <= prof.deals_per_game:
-            self.report("R-D5", f"deal number {deal} outside 1..{prof.deals_per_game}")
+            self.report("R-D5/deal-number", f"deal number {deal} outside 1..{prof.deals_per_game}")
         last = self._last_deal
         if last is not None and last[0] == game and deal != last[1] + 1:
-            self.report("R-D5", f"game {game!r}: deal {deal} follows deal {last[1]}")
+            self.report("R-D5/deal-order", f"game {game!r}: deal {deal} follows deal {last[1]}")
         if last is not None and last[0] != game:
             self._check_game_closed(last[0])
         self._last_deal = (game, deal)
         if line.get("dealer") != prof.dealer(deal):
             self.report(
-                "R-X16",
+                "R-X16/dealer",
                 f"dealer of deal {deal} must be seat {prof.dealer(deal)}, "
                 f"found {line.get('dealer')!r}",
             )
@@ -242,17 +294,21 @@ class TraceChecker:
         discard = self._cards(line.get("discard"), "discard")
         stock = self._cards(line.get("stock"), "stock")
         if len(discard) != prof.start_discard:
-            rule = "R-V10" if prof.starting_card == "none" else "R-D3"
+            check = "R-V10/start-pile" if prof.starting_card == "none" else "R-D3/start-pile"
             self.report(
-                rule,
+                check,
                 f"the pile must start with {prof.start_discard} card(s) (starting_card "
                 f"{prof.starting_card!r}), found {_cards_str(discard)}",
             )
         bad = [c for c in discard if c == RED3 or is_wild(c)]
         if bad and prof.starting_card == "bury":  # "keep" leaves any card in the pile
-            self.report("R-D3", f"the turned card may not be a red three or a wild: {bad}")
+            self.report(
+                "R-D3/turned-card", f"the turned card may not be a red three or a wild: {bad}"
+            )
         if len(stock) != prof.stock_size():
-            self.report("R-D3", f"stock must hold {prof.stock_size()} cards, found {len(stock)}")
+            self.report(
+                "R-D3/stock-size", f"stock must hold {prof.stock_size()} cards, found {len(stock)}"
+            )
         total = Counter(stock) + Counter(discard)
         for cards in hands + feet:
             total.update(cards)
@@ -260,7 +316,7 @@ class TraceChecker:
         if total != full:
             extra, lack = total - full, full - total
             self.report(
-                "R-C1",
+                "R-C1/decks",
                 f"the deal is not {prof.decks} decks: extra {_cards_str(extra)}, "
                 f"missing {_cards_str(lack)}",
             )
@@ -277,12 +333,14 @@ class TraceChecker:
 
     def _seat_lists(self, value_: object, what: str, size: int, prof: Profile) -> list[list[str]]:
         if not isinstance(value_, list) or len(value_) != prof.players:
-            self.report("TRACE", f"'{what}' must be a list of {prof.players} card lists")
-            raise _Desync
+            self.report("TRACE/field", f"'{what}' must be a list of {prof.players} card lists")
+            raise _Desync  # nothing to replay without the cards
         out = [self._cards(v, what) for v in value_]
         for seat, cards in enumerate(out):
             if len(cards) != size:
-                self.report("R-D2", f"{what}[{seat}] holds {len(cards)} cards, expected {size}")
+                self.report(
+                    "R-D2/holding-size", f"{what}[{seat}] holds {len(cards)} cards, expected {size}"
+                )
         return out
 
     def _game_complete(self, game: object, deals: Mapping[int, list[int]]) -> bool:
@@ -298,13 +356,15 @@ class TraceChecker:
             and self._game_complete(game, deals)
             and game not in self._closed_games
         ):
-            self.report("TRACE", f"game {game!r} has all its deals but no 'game' line")
+            self.report(
+                "TRACE/game-unclosed", f"game {game!r} has all its deals but no 'game' line"
+            )
             self._closed_games.add(game)
 
     def _on_game(self, line: dict) -> None:
         st = self.state
         if st is not None and st.phase != OVER and not self.skipping:
-            self.report("TRACE", "'game' line inside a deal (no 'end' line before it)")
+            self.report("TRACE/deal-unended", "'game' line inside a deal (no 'end' line before it)")
         game = line.get("game")
         self._closed_games.add(game)
         if game in self._tainted_games:
@@ -313,13 +373,14 @@ class TraceChecker:
         n = st.profile.deals_per_game if st else 4
         if sorted(deals) != list(range(1, n + 1)):
             self.report(
-                "R-D5", f"game {game!r} closes after deals {sorted(deals)}; a game is deals 1..{n}"
+                "R-D5/game-deals",
+                f"game {game!r} closes after deals {sorted(deals)}; a game is deals 1..{n}",
             )
         parts = len(next(iter(deals.values()))) if deals else 0
         totals = [sum(s[p] for s in deals.values()) for p in range(parts)]
         if line.get("totals") != totals:
             self.report(
-                "R-S",
+                "R-S/game-totals",
                 f"game {game!r} totals must be the sums of the deal scores {totals}, "
                 f"found {line.get('totals')!r}",
             )
@@ -328,7 +389,7 @@ class TraceChecker:
         winner = leaders[0] if len(leaders) == 1 else None
         if line.get("winner") != winner or (winner is None and "winner" not in line):
             self.report(
-                "R-X7",
+                "R-X7/winner",
                 f"game {game!r} winner must be {winner!r} (totals {totals}), "
                 f"found {line.get('winner')!r}",
             )
@@ -339,26 +400,24 @@ class TraceChecker:
             return
         st = self.state
         if st is None or st.phase == OVER:
-            self.report("TRACE", f"'{kind}' line outside a deal")
+            self.report("TRACE/outside-deal", f"'{kind}' line outside a deal")
             return
         if kind in ("freeze", "restock") and not st.profile.freezes:
-            self.report(
-                "TRACE",
+            self._stop(
+                "TRACE/no-freeze-rule",
                 f"'{kind}' lines (R-V8) do not exist where wild_discard is "
                 f"{st.profile.wild_discard!r}",
             )
-            raise _Desync
         self._expect(kind, line)
         if kind in SEATED:
             seat = line.get("seat")
             if not isinstance(seat, int) or isinstance(seat, bool):
-                self.report("TRACE", f"'{kind}' line needs an integer 'seat', found {seat!r}")
-                raise _Desync
+                self._stop("TRACE/field", f"'{kind}' line needs an integer 'seat', found {seat!r}")
             if seat != st.seat:
-                self.report(
-                    "R-D4", f"seat {seat} plays a '{kind}' line during seat {st.seat}'s turn"
+                self._stop(
+                    "R-D4/turn-order",
+                    f"seat {seat} plays a '{kind}' line during seat {st.seat}'s turn",
                 )
-                raise _Desync
         _HANDLERS[kind](self, line)
         self._check_conservation()
 
@@ -369,12 +428,11 @@ class TraceChecker:
         found = f"found '{kind}'"
         if st.pending_freeze is not None:
             if kind != "freeze":
-                self.report(
-                    "R-V8",
+                self._stop(
+                    "R-V8/freeze-expected",
                     f"seat {st.pending_freeze} discarded a wild: the pile must be set aside by a "
                     f"'freeze' line right after it, {found}",
                 )
-                raise _Desync
         elif st.pending_red3 is not None:
             seat, n, what = st.pending_red3
             if kind == "end" and st.pending_end_stock:
@@ -384,33 +442,31 @@ class TraceChecker:
                 st.red3_exposed[st.partnership(seat)] += n
                 st.pending_red3 = None
             elif kind != "red3":
-                self.report(
-                    "R-T3",
+                self._stop(
+                    "R-T3/red3-expected",
                     f"{what} of seat {seat} holds {n} red three(s): expected 'red3', {found}",
                 )
-                raise _Desync
         elif st.pending_end_stock:
             if kind != "end":  # a wrong reason is reported by _on_end (R-E1)
-                self.report(
-                    "R-X1",
+                self._stop(
+                    "R-X1/end-expected",
                     f"a red-three replacement found the stock empty: expected 'end', {found}",
                 )
-                raise _Desync
         elif st.pending_foot is not None:
             seat, rule = st.pending_foot
             if kind != "foot":
-                self.report(
-                    "R-F1",
+                self._stop(
+                    "R-F1/foot-expected",
                     f"seat {seat}'s Hand is empty: expected its 'foot' line now ({rule}), {found}",
                 )
-                raise _Desync
         elif st.pending_out:
             if kind != "out":
-                self.report("R-G3", f"seat {st.seat} has no cards left: expected 'out', {found}")
-                raise _Desync
+                self._stop(
+                    "R-G3/out-expected",
+                    f"seat {st.seat} has no cards left: expected 'out', {found}",
+                )
         elif st.phase == OUT and kind != "end":
-            self.report("R-E1", f"a player went out: expected 'end', {found}")
-            raise _Desync
+            self._stop("R-E1/end-after-out", f"a player went out: expected 'end', {found}")
 
     def _start_turn(self, seat: int) -> None:
         st = self.state
@@ -434,19 +490,17 @@ class TraceChecker:
         now = st.all_cards()
         if now != st.initial_total:
             extra, lack = now - st.initial_total, st.initial_total - now
-            self.report(
-                "CARDS",
+            self._stop(
+                "CARDS/conservation",
                 f"card conservation broken: extra {_cards_str(extra)}, missing {_cards_str(lack)}",
             )
-            raise _Desync
 
     # -- parsing helpers ---------------------------------------------------------------------
     def _cards(self, value_: object, what: str) -> list[str]:
         if not isinstance(value_, list) or not all(
             isinstance(c, str) and c in KINDS for c in value_
         ):
-            self.report("TRACE", f"'{what}' must be a list of card names, found {value_!r}")
-            raise _Desync
+            self._stop("TRACE/field", f"'{what}' must be a list of card names, found {value_!r}")
         return list(value_)
 
     def _entries(self, line: dict) -> list[_Entry]:
@@ -454,27 +508,26 @@ class TraceChecker:
         assert st is not None
         melds = line.get("melds")
         if not isinstance(melds, list):
-            self.report("TRACE", f"'melds' must be a list, found {melds!r}")
-            raise _Desync
+            self._stop("TRACE/field", f"'melds' must be a list, found {melds!r}")
         out: list[_Entry] = []
         for entry in melds:
             if not isinstance(entry, dict) or not isinstance(entry.get("rank"), str):
-                self.report("TRACE", f"meld entry needs a string 'rank': {entry!r}")
-                raise _Desync
+                self._stop("TRACE/field", f"meld entry needs a string 'rank': {entry!r}")
             cards = self._cards(entry.get("cards"), "meld cards")
             if not cards:
-                self.report("TRACE", f"empty meld entry {entry!r}")
-                raise _Desync
+                self._stop("TRACE/field", f"empty meld entry {entry!r}")
             book = entry.get("book", False)
             if not isinstance(book, bool):
-                self.report("TRACE", f"'book' must be true or false, found {book!r}")
+                self.report("TRACE/field", f"'book' must be true or false, found {book!r}")
                 book = bool(book)
             if book and st.profile.books != "naturals":
                 if st.profile.books == "grow":
                     msg = "books grow: every entry joins the rank's one meld, no 'book' entries"
-                    self.report("R-V3", msg)
+                    self.report("R-V3/book-entry", msg)
                 else:
-                    self.report("R-M6", "nothing is added to a book ('book' entry, R-V4)")
+                    self.report(
+                        "R-M6/book-entry", "nothing is added to a book ('book' entry, R-V4)"
+                    )
                 book = False  # applied as an ordinary entry
             out.append(_Entry(entry["rank"], cards, book))
         return out
@@ -487,11 +540,10 @@ class TraceChecker:
         missing = cards - held
         if missing:
             where = "Foot" if st.on_foot[seat] else "Hand"
-            self.report(
-                "CARDS",
+            self._stop(
+                "CARDS/not-held",
                 f"seat {seat} {what} {_cards_str(missing)} not in its {where} {_cards_str(held)}",
             )
-            raise _Desync
         held.subtract(cards)
         for k in [k for k, n in held.items() if n <= 0]:
             del held[k]
@@ -501,27 +553,28 @@ class TraceChecker:
         st = self.state
         assert st is not None
         if not st.profile.exposes_red3:
-            self.report("R-V6", "red threes are never exposed where red3_rule is 'discard'")
-            raise _Desync
+            self._stop(
+                "R-V6/red3-line", "red threes are never exposed where red3_rule is 'discard'"
+            )
         if st.pending_red3 is None:
-            self.report("R-T3", "'red3' line, but the cards just revealed hold no red three")
-            raise _Desync
-        seat, n, what = st.pending_red3
+            self._stop(
+                "R-T3/red3-unexpected", "'red3' line, but the cards just revealed hold no red three"
+            )
+        seat, n, what = st.pending_red3  # a disabled check above: fails here, stops the deal
         count = line.get("count")
         replaced = self._cards(line.get("replaced_with"), "replaced_with")
         if count != n:
-            self.report(
-                "R-T3", f"{what} holds {n} red three(s): 'count' must be {n}, found {count!r}"
+            self._stop(
+                "R-T3/red3-count",
+                f"{what} holds {n} red three(s): 'count' must be {n}, found {count!r}",
             )
-            raise _Desync
         expected = st.stock_top(n)
         if replaced != expected:
-            self.report(
-                "R-T3",
+            self._stop(
+                "R-T3/replacements",
                 f"replacements must be the next {n} stock card(s) {_cards_str(expected)} "
                 f"(fewer only when the stock runs out, R-X1), found {_cards_str(replaced)}",
             )
-            raise _Desync
         self._take(seat, Counter({RED3: n}), "exposes")
         st.red3_exposed[st.partnership(seat)] += n
         st.held(seat).update(st.take_stock(n))
@@ -537,15 +590,13 @@ class TraceChecker:
         assert st is not None
         seat = st.seat
         if st.on_foot[seat]:
-            self.report("R-F1", f"seat {seat} already picked up its Foot")
-            raise _Desync
-        if st.held_count(seat):
-            self.report(
-                "R-F1",
+            self._stop("R-F1/foot-twice", f"seat {seat} already picked up its Foot")
+        if st.held_count(seat) and not st.on_foot[seat]:
+            self._stop(
+                "R-F1/foot-early",
                 f"seat {seat} picks up its Foot while its Hand still holds "
                 f"{st.held_count(seat)} card(s)",
             )
-            raise _Desync
         st.pending_foot = None
         st.on_foot[seat] = True
         n = st.feet[seat][RED3]
@@ -557,23 +608,21 @@ class TraceChecker:
         st = self.state
         assert st is not None
         if st.pending_freeze is None:
-            self.report("R-V8", "'freeze' line without a wild just discarded")
-            raise _Desync
+            self._stop("R-V8/freeze-unexpected", "'freeze' line without a wild just discarded")
         seat = line.get("seat")
         if seat != st.pending_freeze:
             self.report(
-                "R-V8",
+                "R-V8/freeze-seat",
                 f"the 'freeze' line names seat {seat!r}, the wild's discarder is "
                 f"seat {st.pending_freeze}",
             )
         cards = self._cards(line.get("cards"), "cards")
         if cards != st.pile:
-            self.report(
-                "R-V8",
+            self._stop(
+                "R-V8/freeze-cards",
                 f"'freeze' must set aside the whole pile, bottom to top {_cards_str(st.pile)}, "
                 f"found {_cards_str(cards)}",
             )
-            raise _Desync
         st.set_aside.extend(st.pile)
         st.pile = []
         st.pending_freeze = None
@@ -584,24 +633,22 @@ class TraceChecker:
         assert st is not None
         prof = st.profile
         if st.phase != BEGIN or st.restocked:
-            self.report("R-V8", "a restock comes only when a player wants to draw")
+            self.report("R-V8/restock-when", "a restock comes only when a player wants to draw")
         if st.stock_left() >= prof.draw_size:
             self.report(
-                "R-V8",
+                "R-V8/restock-stock-not-short",
                 f"restock while the stock still holds {st.stock_left()} card(s) "
                 f"(only below {prof.draw_size})",
             )
         if not st.set_aside:
-            self.report("R-V8", "restock with no set-aside cards")
-            raise _Desync
+            self._stop("R-V8/restock-nothing", "restock with no set-aside cards")
         cards = self._cards(line.get("cards"), "cards")
         if Counter(cards) != Counter(st.set_aside):
-            self.report(
-                "R-V8",
+            self._stop(
+                "R-V8/restock-cards",
                 f"restock must bring back all set-aside cards {_cards_str(Counter(st.set_aside))}, "
                 f"found {_cards_str(cards)}",
             )
-            raise _Desync
         st.stock = st.stock[st.stock_pos :] + cards  # under the remaining stock
         st.stock_pos = 0
         st.set_aside = []
@@ -613,29 +660,27 @@ class TraceChecker:
         prof = st.profile
         seat = st.seat
         if st.phase != BEGIN:
-            self.report("R-T1", f"seat {seat} draws twice / after a pick-up in one turn")
+            self.report("R-T1/draw-phase", f"seat {seat} draws twice / after a pick-up in one turn")
         cards = self._cards(line.get("cards"), "cards")
         if st.stock_left() < prof.draw_size:
             if prof.freezes and st.set_aside:
-                self.report(
-                    "R-V8",
+                self._stop(
+                    "R-V8/restock-expected",
                     f"draw with {st.stock_left()} card(s) in the stock: the set-aside cards "
                     "must be restocked first ('restock' line)",
                 )
             else:
-                self.report(
-                    "R-E1",
+                self._stop(
+                    "R-E1/draw-short-stock",
                     f"draw with {st.stock_left()} card(s) in the stock: the deal must end (R-X2)",
                 )
-            raise _Desync
         expected = st.stock_top(prof.draw_size)
         if cards != expected:
-            self.report(
-                "R-T2",
+            self._stop(
+                "R-T2/draw-cards",
                 f"a draw takes the top {prof.draw_size} stock cards {_cards_str(expected)}, "
                 f"found {_cards_str(cards)}",
             )
-            raise _Desync
         st.held(seat).update(st.take_stock(prof.draw_size))
         st.phase = PLAY
         n = cards.count(RED3)
@@ -652,7 +697,7 @@ class TraceChecker:
         if prof.pickup_rule == "exact":
             if len(st.pile) < prof.pickup_size:
                 self.report(
-                    "R-PU",
+                    "R-PU/exact-short-pile",
                     f"the pile holds {len(st.pile)} card(s): a pick-up takes exactly "
                     f"{prof.pickup_size}, only from a pile of {prof.pickup_size} or more",
                 )
@@ -667,41 +712,46 @@ class TraceChecker:
         seat = st.seat
         p = st.partnership(seat)
         if st.phase != BEGIN:
-            self.report("R-T1", f"seat {seat} picks up after drawing or picking up this turn")
+            self.report(
+                "R-T1/pickup-phase", f"seat {seat} picks up after drawing or picking up this turn"
+            )
         if st.restocked:
-            self.report("R-V8", f"seat {seat} wanted to draw (restock), then picks up instead")
+            self.report(
+                "R-V8/pickup-after-restock",
+                f"seat {seat} wanted to draw (restock), then picks up instead",
+            )
         taken = self._cards(line.get("taken"), "taken")
         if not st.pile:
-            self.report("R-PU1", "pick-up from an empty discard pile")
-            raise _Desync
+            self._stop("R-PU1/empty-pile", "pick-up from an empty discard pile")
         top = st.pile[-1]
         n = self._pickup_count()
         expected = st.pile[::-1][:n]
         if taken != expected:
-            self.report(
-                "R-PU",
+            self._stop(
+                "R-PU/taken",
                 f"'taken' must be the top {n} pile cards, top first ({prof.pickup_rule} "
                 f"{prof.pickup_size}): {_cards_str(expected)}, found {_cards_str(taken)}",
             )
-            raise _Desync
         rank = rank_of_top(top)
         if rank is None:
-            self.report("R-PU1", f"the top card {top} is a three: the pile is blocked (R-T4)")
+            self.report(
+                "R-PU1/top-three", f"the top card {top} is a three: the pile is blocked (R-T4)"
+            )
         elif is_wild(top) and not prof.wild_top_pickup:
-            self.report("R-PU1", f"the top card {top} is a wild: it can never be taken")
+            self.report("R-PU1/top-wild", f"the top card {top} is a wild: it can never be taken")
         st.picked_up = True
         entries = self._entries(line)
         meld_cards = Counter(c for e in entries for c in e.cards)
         top_used = Counter({top: 1}) if meld_cards[top] else Counter()
         if not top_used:
-            self.report("R-PU2", f"the top card {top} is not in the pick-up's melds")
+            self.report("R-PU2/top-not-melded", f"the top card {top} is not in the pick-up's melds")
         from_held = meld_cards - top_used
         buried = Counter(taken[1:])
         missing = from_held - st.held(seat)
         if missing:
             if missing <= buried:
                 self.report(
-                    "R-PU3",
+                    "R-PU3/buried-cards",
                     f"the pick-up melds {_cards_str(missing)} taken from below the top card; "
                     "only the top card and held cards may qualify it",
                 )
@@ -741,14 +791,17 @@ class TraceChecker:
             f"{e.rank}{' (book)' if e.book else ''} {_cards_str(e.cards)}" for e in entries
         )
         if not idx:
-            self.report("R-PU2", f"no {rank} entry takes the top card {top} (entries: {shown})")
+            self.report(
+                "R-PU2/no-entry-of-rank",
+                f"no {rank} entry takes the top card {top} (entries: {shown})",
+            )
             return
         if st.profile.books == "grow":
             # R-V3: the entries of the rank all join its one meld; no R-PU4
             count = sum(entries[i].cards.count(top) for i in idx)
             if count < need or not all(results[i].ok for i in idx):
                 self.report(
-                    "R-PU2",
+                    "R-PU2/grow-pair",
                     f"books grow (R-V3): the pick-up's {rank} entries must legally add the top "
                     f"card {top} and >= {need - 1} held {top} to the {rank} meld "
                     f"(entries: {shown})",
@@ -760,7 +813,7 @@ class TraceChecker:
                 for i in idx
             ):
                 self.report(
-                    "R-PU2",
+                    "R-PU2/new-meld-pair",
                     f"no entry starts a legal {rank} meld with the top card {top} and a held "
                     f"pair of {top} (entries: {shown})",
                 )
@@ -774,7 +827,7 @@ class TraceChecker:
                 break
         if not ok:
             self.report(
-                "R-PU4",
+                "R-PU4/complete-and-start",
                 f"an unfinished {rank} meld of {had_size} cards exists: the pick-up must complete "
                 f"it to a book and legally start a new {rank} meld, the top card {top} and >= "
                 f"{need - 1} held {top} between them (entries: {shown})",
@@ -785,10 +838,10 @@ class TraceChecker:
         assert st is not None
         seat = st.seat
         if st.phase != PLAY:
-            self.report("R-T1", f"seat {seat} melds before drawing or picking up")
+            self.report("R-T1/meld-phase", f"seat {seat} melds before drawing or picking up")
         entries = self._entries(line)
         if not entries:
-            self.report("TRACE", "'meld' line without entries")
+            self.report("TRACE/field", "'meld' line without entries")
             return
         cards = Counter(c for e in entries for c in e.cards)
         self._take(seat, cards, "melds")
@@ -814,7 +867,7 @@ class TraceChecker:
             size = prof.book_size
             if what == "pick-up" or st.picked_up:
                 self.report(
-                    "R-V5",
+                    "R-V5/pickup-opening",
                     f"partnership {p} opens deal {st.deal} in a turn with a pick-up: the opening "
                     f"needs a concealed book laid from held cards",
                 )
@@ -827,7 +880,7 @@ class TraceChecker:
                 seen.add(e.rank)
             if not any(n >= size for n in starts):
                 self.report(
-                    "R-V5",
+                    "R-V5/no-concealed-book",
                     f"partnership {p} opens deal {st.deal} without a concealed book (an entry "
                     f"starting a new meld of {size}+ cards; entry sizes {starts})",
                 )
@@ -836,7 +889,7 @@ class TraceChecker:
         total = meld_value(prof, cards)
         if total < minimum:
             self.report(
-                "R-O1",
+                "R-O1/minimum",
                 f"partnership {p} opens with a {what} worth {total} < {minimum} "
                 f"(deal {st.deal}; cards {_cards_str(cards)})",
             )
@@ -851,39 +904,40 @@ class TraceChecker:
         if rank == BLACK3 and prof.black3_melds:
             bad = [c for c in cards if c != BLACK3]
             if bad:
-                self.report(
-                    "R-V7", f"a black-three meld holds only black threes, never wilds: {shown}"
+                return not self.report(
+                    "R-V7/black3-meld-cards",
+                    f"a black-three meld holds only black threes, never wilds: {shown}",
                 )
-                return False
             return True
         if rank == WILD_RANK:
             if not prof.wild_melds:
-                self.report("R-M4", f"wild melds are not allowed in this rule set: {shown}")
-                return False
+                return not self.report(
+                    "R-M4/wild-melds-off", f"wild melds are not allowed in this rule set: {shown}"
+                )
             bad = [c for c in cards if not is_wild(c)]
             if bad:
-                self.report("R-M4", f"a wild meld holds only twos and jokers: {bad} in {shown}")
-                return False
+                return not self.report(
+                    "R-M4/wild-meld-cards",
+                    f"a wild meld holds only twos and jokers: {bad} in {shown}",
+                )
             return True
         if rank not in NATURALS:
             if rank == RED3 and not prof.exposes_red3:
-                rule = "R-V6"
-            elif rank == BLACK3 and prof.black3_melds:
-                rule = "R-V7"
+                check = "R-V6/red3-melded"
             else:
-                rule = "R-M5" if rank in THREES or rank == "3" else "TRACE"
-            self.report(rule, f"{rank!r} is not a meld rank (entry {shown})")
-            return False
+                check = "R-M5/threes-melded" if rank in THREES or rank == "3" else "TRACE/meld-rank"
+            return not self.report(check, f"{rank!r} is not a meld rank (entry {shown})")
         bad = [c for c in cards if c != rank and not is_wild(c)]
         if bad:
             if RED3 in bad and not prof.exposes_red3:
-                rule = "R-V6"
+                check = "R-V6/red3-melded"
             elif BLACK3 in bad and prof.black3_melds:
-                rule = "R-V7"
+                check = "R-V7/black3-elsewhere"
+            elif any(c in THREES for c in bad):
+                check = "R-M5/threes-melded"
             else:
-                rule = "R-M5" if any(c in THREES for c in bad) else "R-M2"
-            self.report(rule, f"cards {bad} do not belong in a {rank} meld ({shown})")
-            return False
+                check = "R-M2/wrong-rank-card"
+            return not self.report(check, f"cards {bad} do not belong in a {rank} meld ({shown})")
         return True
 
     def _apply_entry(self, p: int, e: _Entry) -> _EntryResult:
@@ -895,6 +949,9 @@ class TraceChecker:
         shown = f"{rank} {_cards_str(cards)}"
         ok = self._check_entry_cards(e)
         wilds_in = sum(1 for c in cards if is_wild(c))
+        # R-V4 with R-V7 / R-M4: black threes and wilds are not naturals, so these melds close
+        # at 7 as in R-M6 even where completed books accept more naturals.
+        closed_kind = rank in (WILD_RANK, BLACK3)
         if e.book:  # R-V4: naturals onto a completed book of the rank
             book = next(
                 (
@@ -904,16 +961,27 @@ class TraceChecker:
                 ),
                 None,
             )
-            if wilds_in:
-                self.report("R-V4", f"a completed book accepts naturals only, never wilds: {shown}")
+            if closed_kind:
+                kind = "wild" if rank == WILD_RANK else "black-three"
+                if self.report(
+                    "R-V4/book-entry-closed-kind",
+                    f"nothing is added to a {kind} book: only naturals join a completed book "
+                    f"of their rank ({shown})",
+                ):
+                    ok = False
+            elif wilds_in and self.report(
+                "R-V4/book-entry-wild",
+                f"a completed book accepts naturals only, never wilds: {shown}",
+            ):
                 ok = False
             if book is None:
-                self.report(
-                    "R-V4", f"'book' entry {shown}: partnership {p} has no completed {rank} book"
-                )
+                if self.report(
+                    "R-V4/book-entry-no-book",
+                    f"'book' entry {shown}: partnership {p} has no completed {rank} book",
+                ):
+                    ok = False
                 book = Meld(rank)  # the cards still lie on the table
                 st.all_melds[p].append(book)
-                ok = False
             book.cards.extend(cards)
             return _EntryResult(ok=ok, started=False)
         meld = st.melds[p].get(rank)
@@ -926,31 +994,45 @@ class TraceChecker:
         meld.cards.extend(cards)
         size = len(meld.cards)
         if started and len(cards) < prof.min_meld:
-            rule = {WILD_RANK: "R-M4", BLACK3: "R-V7"}.get(rank, "R-M2")
-            self.report(rule, f"a new meld needs {prof.min_meld}+ cards: {shown}")
-            ok = False
+            check = {WILD_RANK: "R-M4/new-meld-size", BLACK3: "R-V7/new-meld-size"}.get(
+                rank, "R-M2/new-meld-size"
+            )
+            if self.report(check, f"a new meld needs {prof.min_meld}+ cards: {shown}"):
+                ok = False
         cap = prof.book_size
         if prof.books == "closed" and size > cap:
-            self.report("R-M6", f"{shown} takes the {rank} meld to {size} cards (max {cap})")
-            ok = False
+            if self.report(
+                "R-M6/over-seven", f"{shown} takes the {rank} meld to {size} cards (max {cap})"
+            ):
+                ok = False
         elif prof.books == "naturals" and size > cap:
             if started:
-                self.report("R-V4", f"a new meld may not exceed {cap} cards: {shown}")
-                ok = False
+                if self.report(
+                    "R-V4/new-meld-over-seven", f"a new meld may not exceed {cap} cards: {shown}"
+                ):
+                    ok = False
+            elif closed_kind:
+                kind = "wild" if rank == WILD_RANK else "black-three"
+                if self.report(
+                    "R-V4/closed-kind-over-seven",
+                    f"{shown} takes the {kind} meld from {before} to {size} cards: {kind} cards "
+                    f"are not naturals, so a {kind} meld closes at {cap} like R-M6",
+                ):
+                    ok = False
             elif wilds_in:
-                self.report(
-                    "R-V4",
+                if self.report(
+                    "R-V4/wild-entry-over-seven",
                     f"{shown} holds a wild and takes the {rank} meld from {before} to {size} "
                     f"cards: an entry with a wild must leave its meld at {cap} or fewer",
-                )
-                ok = False
+                ):
+                    ok = False
         if rank not in (WILD_RANK, BLACK3) and not prof.ratio_ok(meld.naturals, meld.wilds):
-            self.report(
-                "R-M3",
+            if self.report(
+                "R-M3/ratio",
                 f"after {shown} the {rank} meld holds {meld.naturals} naturals and {meld.wilds} "
                 f"wilds ({prof.ratio_text()})",
-            )
-            ok = False
+            ):
+                ok = False
         if size >= cap and prof.books != "grow":
             del st.melds[p][rank]  # a closed book: the next entry of the rank starts a new meld
         return _EntryResult(ok=ok, started=started)
@@ -970,14 +1052,14 @@ class TraceChecker:
                 st.must_go_out = True
             else:
                 self.report(
-                    "R-G4",
+                    "R-G4/without-permission",
                     f"seat {seat} plays from its Foot and keeps {n} card(s) after this {what} "
                     f"without permission granted this turn (R-X14)",
                 )
         if n == 0:
             if prof.final_discard_required:
                 self.report(
-                    "R-G3",
+                    "R-G3/final-discard",
                     f"seat {seat} goes out by a {what}: going out must end with a discard "
                     "(final_discard_required)",
                 )
@@ -1001,7 +1083,7 @@ class TraceChecker:
             have = st.book_counts(p)
             need = st.books_needed()
             self.report(
-                "R-G1",
+                "R-G1/books",
                 f"partnership {p} goes out in deal {st.deal} with "
                 + ", ".join(f"{have[k]} {k}" for k in need)
                 + " book(s); needs "
@@ -1009,29 +1091,36 @@ class TraceChecker:
             )
         idle = [s for s in st.partners(seat) if not st.on_foot[s]]
         if idle and st.profile.partner_foot_required:
-            self.report("R-G2", f"seat {seat} goes out but partner(s) {idle} are not on the Foot")
+            self.report(
+                "R-G2/partner-foot",
+                f"seat {seat} goes out but partner(s) {idle} are not on the Foot",
+            )
 
     def _on_ask(self, line: dict) -> None:
         st = self.state
         assert st is not None
         seat = st.seat
         if st.profile.individual:
-            self.report(
-                "R-V9", f"seat {seat} asks permission, but nobody is asked in individual play"
-            )
-            return
+            if self.report(
+                "R-V9/ask-individual",
+                f"seat {seat} asks permission, but nobody is asked in individual play",
+            ):
+                return
         if st.asked:
-            self.report("R-G3", f"seat {seat} asks permission a second time this turn")
+            self.report("R-G3/ask-twice", f"seat {seat} asks permission a second time this turn")
         if not st.on_foot[seat]:
-            self.report("R-G1", f"seat {seat} asks to go out while playing from its Hand")
+            self.report(
+                "R-G1/ask-from-hand", f"seat {seat} asks to go out while playing from its Hand"
+            )
         idle = [s for s in st.partners(seat) if not st.on_foot[s]]
         if idle and st.profile.partner_foot_required:  # R-G2; R-V9 for partnerships of 3
             self.report(
-                "R-G2", f"seat {seat} asks to go out before partner(s) {idle} picked up the Foot"
+                "R-G2/ask-partner-foot",
+                f"seat {seat} asks to go out before partner(s) {idle} picked up the Foot",
             )
         granted = line.get("granted")
         if not isinstance(granted, bool):
-            self.report("TRACE", f"'granted' must be true or false, found {granted!r}")
+            self.report("TRACE/field", f"'granted' must be true or false, found {granted!r}")
         st.asked = True
         st.granted = granted is True
 
@@ -1041,15 +1130,14 @@ class TraceChecker:
         prof = st.profile
         seat = st.seat
         if st.phase != PLAY:
-            self.report("R-T1", f"seat {seat} discards before drawing or picking up")
+            self.report("R-T1/discard-phase", f"seat {seat} discards before drawing or picking up")
         card = line.get("card")
         if not isinstance(card, str) or card not in KINDS:
-            self.report("TRACE", f"'card' must be a card name, found {card!r}")
-            raise _Desync
+            self._stop("TRACE/field", f"'card' must be a card name, found {card!r}")
         held = st.held(seat)
         if not prof.exposes_red3 and held[RED3] and card != RED3:
             self.report(
-                "R-V6",
+                "R-V6/red3-discard",
                 f"seat {seat} holds {held[RED3]} red three(s) and discards {card}: a red three "
                 "must be discarded while one is held",
             )
@@ -1062,14 +1150,14 @@ class TraceChecker:
             if n == 0:
                 if not st.granted and not prof.individual:
                     self.report(
-                        "R-G4",
+                        "R-G4/without-permission",
                         f"seat {seat} discards its last Foot card without permission (R-X14)",
                     )
                 self._cards_gone(seat)
                 return
             if st.must_go_out:
                 self.report(
-                    "R-X14",
+                    "R-X14/must-go-out",
                     f"seat {seat} melded below {prof.min_cards_on_foot} cards "
                     + ("(individual play, R-V9)" if prof.individual else "with permission")
                     + f", so must go out this turn, but keeps {n} card(s)",
@@ -1081,12 +1169,15 @@ class TraceChecker:
         assert st is not None
         seat = st.seat
         if not st.on_foot[seat]:
-            self.report("R-G1", f"seat {seat} goes out while playing from its Hand")
+            self.report("R-G1/out-from-hand", f"seat {seat} goes out while playing from its Hand")
         n = st.held_count(seat)
         if n:
-            self.report("R-G3", f"seat {seat} goes out still holding {n} card(s)")
+            self.report("R-G3/out-holding-cards", f"seat {seat} goes out still holding {n} card(s)")
         if not st.granted and not st.profile.individual:
-            self.report("R-G3", f"seat {seat} goes out without permission granted this turn")
+            self.report(
+                "R-G3/out-without-permission",
+                f"seat {seat} goes out without permission granted this turn",
+            )
         self._check_going_out(seat)
         st.went_out = st.partnership(seat)
         st.pending_out = False
@@ -1099,26 +1190,26 @@ class TraceChecker:
         reason = line.get("reason")
         if reason == "out":
             if st.phase != OUT:
-                self.report("R-E1", "'end' with reason 'out' but nobody went out")
+                self.report("R-E1/end-reason", "'end' with reason 'out' but nobody went out")
         elif reason == "stock":
             short = st.stock_left() < prof.draw_size
             if st.phase == OUT:
-                self.report("R-E1", "a player went out: the end reason must be 'out'")
+                self.report("R-E1/end-reason", "a player went out: the end reason must be 'out'")
             elif not st.pending_end_stock and not (st.phase == BEGIN and short):
                 when = "during a turn" if st.phase != BEGIN else "at the start of a turn"
                 self.report(
-                    "R-E1",
+                    "R-E1/stock-end-early",
                     f"'end' by stock {when} with {st.stock_left()} card(s) in the stock: the "
                     f"deal ends only when a draw of {prof.draw_size} is impossible",
                 )
             elif not st.pending_end_stock and prof.freezes and st.set_aside:
                 self.report(
-                    "R-V8",
+                    "R-V8/stock-end-restock",
                     f"'end' by stock while {len(st.set_aside)} set-aside card(s) could be "
                     "restocked under the stock",
                 )
         else:
-            self.report("TRACE", f"'reason' must be 'out' or 'stock', found {reason!r}")
+            self.report("TRACE/field", f"'reason' must be 'out' or 'stock', found {reason!r}")
         st.pending_end_stock = False
         st.phase = OVER
         self._check_scores(line)
@@ -1131,7 +1222,7 @@ class TraceChecker:
         if prof.grab22_bonus <= 0:
             if GRAB22 in got:
                 self.report(
-                    "R-V11",
+                    "R-V11/grab22-off",
                     f"partnership {p} breakdown has a '{GRAB22}' part but grab22_bonus is 0",
                 )
             return 0
@@ -1145,7 +1236,7 @@ class TraceChecker:
             or val % prof.grab22_bonus
         ):
             self.report(
-                "R-V11",
+                "R-V11/grab22-value",
                 f"partnership {p} breakdown '{GRAB22}' must be a multiple of "
                 f"{prof.grab22_bonus} from 0 to {top}, found {val!r}",
             )
@@ -1160,17 +1251,19 @@ class TraceChecker:
         scores = line.get("scores")
         breakdown = line.get("breakdown")
         if not isinstance(scores, list) or len(scores) != parts:
-            self.report("TRACE", f"'scores' must list {parts} numbers, found {scores!r}")
+            self.report("TRACE/field", f"'scores' must list {parts} numbers, found {scores!r}")
             scores = [e["score"] for e in expected]
         if not isinstance(breakdown, list) or len(breakdown) != parts:
-            self.report("TRACE", f"'breakdown' must list {parts} objects, found {breakdown!r}")
+            self.report(
+                "TRACE/field", f"'breakdown' must list {parts} objects, found {breakdown!r}"
+            )
             breakdown = [{} for _ in range(parts)]
         for p, exp in enumerate(expected):
             got = breakdown[p] if isinstance(breakdown[p], dict) else {}
-            for key, rule in SCORE_PARTS:
+            for key, check in SCORE_PARTS:
                 if got.get(key) != exp[key]:
                     self.report(
-                        rule,
+                        check,
                         f"partnership {p} breakdown '{key}' must be {exp[key]}, "
                         f"found {got.get(key)!r}",
                     )
@@ -1181,7 +1274,7 @@ class TraceChecker:
                 if st.profile.grab22_bonus > 0:
                     shown += f", {GRAB22} {grab}"
                 self.report(
-                    "R-S",
+                    "R-S/deal-score",
                     f"partnership {p} score must be {total} ({shown}), found {scores[p]!r}",
                 )
         self._games.setdefault(st.game, {})[st.deal] = [
@@ -1210,20 +1303,24 @@ def check_trace(
     *,
     allow_incomplete: bool = False,
     profiles: Mapping[str, Profile] = PROFILES,
+    disabled: Iterable[str] = (),
 ) -> list[Violation]:
     """Replay a trace (one dict per line) and return every violation found.
 
     `allow_incomplete` accepts a trace that stops inside a deal or a game (for unit tests).
+    `disabled`: check ids (checks.py) not to perform, to see what the other checks catch.
     """
-    checker = TraceChecker(profiles, allow_incomplete=allow_incomplete)
+    checker = TraceChecker(profiles, allow_incomplete=allow_incomplete, disabled=disabled)
     for lineno, line in enumerate(lines, 1):
         checker.feed(line, lineno)
     return checker.finish()
 
 
-def run_file(path: str | Path, *, allow_incomplete: bool = False) -> TraceChecker:
+def run_file(
+    path: str | Path, *, allow_incomplete: bool = False, disabled: Iterable[str] = ()
+) -> TraceChecker:
     """Check a JSON Lines trace file and return the finished checker (for its counts)."""
-    checker = TraceChecker(allow_incomplete=allow_incomplete)
+    checker = TraceChecker(allow_incomplete=allow_incomplete, disabled=disabled)
     with open(path, encoding="utf-8") as fh:
         for lineno, text in enumerate(fh, 1):
             if not text.strip():
@@ -1232,13 +1329,15 @@ def run_file(path: str | Path, *, allow_incomplete: bool = False) -> TraceChecke
                 line = json.loads(text)
             except json.JSONDecodeError as exc:
                 checker.lineno = lineno
-                checker.report("TRACE", f"invalid JSON: {exc}")
+                checker.report("TRACE/json", f"invalid JSON: {exc}")
                 continue
             checker.feed(line, lineno)
     checker.finish()
     return checker
 
 
-def check_file(path: str | Path, *, allow_incomplete: bool = False) -> list[Violation]:
+def check_file(
+    path: str | Path, *, allow_incomplete: bool = False, disabled: Iterable[str] = ()
+) -> list[Violation]:
     """Check a JSON Lines trace file; line numbers are the file's (blank lines are skipped)."""
-    return run_file(path, allow_incomplete=allow_incomplete).violations
+    return run_file(path, allow_incomplete=allow_incomplete, disabled=disabled).violations

@@ -4,9 +4,16 @@ Every function takes the lines of one valid trace (a list of dicts, never modifi
 first place where its corruption makes sense, and returns a corrupted deep copy, or None when the
 trace has no such place. Sites are chosen on the checker's replayed state so that the corruption
 stays self-consistent (cards taken out of a meld stay in the player's hand, and so on) and the
-intended rule is the one that breaks. `MUTATIONS` maps each name to (function, expected rule id)
-for `standard` traces; `PROFILE_MUTATIONS` maps "profile:name" to (function, expected rule id,
-profile whose engine traces it corrupts) for the other rule sets (RULES.md sections 11-13).
+intended rule is the one that breaks. `MUTATIONS` maps each name to (function, expected check)
+for `standard` traces; `PROFILE_MUTATIONS` maps "profile:name" to (function, expected check,
+profile whose engine traces it corrupts) for the other rule sets (RULES.md sections 11-13);
+`RULE_SET_MUTATIONS` does the same for the rule files of `RULE_SETS` (knobs over `standard`
+that no named profile combines).
+
+The expected check is a check id of checks.py (`RULE/name`), not a bare rule id: several checks
+report the same rule id (R-S for a deal score and for a game's totals, R-T3 for a missing `red3`
+line and for wrong replacements, ...), and a mutation must be caught by the check it aims at,
+not by a neighbour that happens to share the id. `caught_by` is the test of that expectation.
 """
 
 from __future__ import annotations
@@ -16,11 +23,42 @@ from collections import Counter
 from collections.abc import Callable, Iterator
 
 from .cards import BLACK3, JOKER, NATURALS, RED3, TWO, WILD_RANK, is_wild, rank_of_top
-from .checker import TraceChecker
+from .checker import TraceChecker, Violation
+from .checks import rule_of
 from .state import DealState, Meld, value
 
 Lines = list[dict]
 Mutation = Callable[[Lines], "Lines | None"]
+
+
+def caught_by(found: list[Violation], check: str) -> bool:
+    """The expectation of a mutation: a violation of exactly `check` (and so of its rule id)."""
+    return any(v.check == check and v.rule == rule_of(check) for v in found)
+
+
+_SITES: dict[tuple[Mutation, int], tuple[list[Lines], tuple[int, Lines] | None]] = {}
+
+
+def first_site(mutate: Mutation, traces: list[Lines]) -> tuple[int, Lines] | None:
+    """(index of the first trace where `mutate` finds a site, the corrupted trace), or None.
+
+    Remembered per (mutation, list of traces) for the process: several tests corrupt the same
+    session-scoped engine traces (the list is kept with the answer, so its id stays its own).
+    AssertionError if the mutation modifies a trace it is given.
+    """
+    key = (mutate, id(traces))
+    if key not in _SITES:
+        site = None
+        for k, trace in enumerate(traces):
+            before = copy.deepcopy(trace)
+            mutated = mutate(trace)
+            if trace != before:
+                raise AssertionError(f"{mutate.__name__} modified its input (trace {k})")
+            if mutated is not None:
+                site = (k, mutated)
+                break
+        _SITES[key] = (traces, site)
+    return _SITES[key][1]
 
 
 def _replay(
@@ -465,7 +503,7 @@ def wrong_end_reason(lines: Lines) -> Lines | None:
 
 
 def score_off_by_five(lines: Lines) -> Lines | None:
-    """R-S: a deal score 5 points off."""
+    """R-S (the deal score, not the game totals): a deal score 5 points off."""
     i = _first(lines, "end")
     if i is None:
         return None
@@ -474,21 +512,22 @@ def score_off_by_five(lines: Lines) -> Lines | None:
     return _with(lines, i, line)
 
 
+# name -> (function, expected check id of checks.py)
 MUTATIONS: dict[str, tuple[Mutation, str]] = {
-    "wrong_card_drawn": (wrong_card_drawn, "R-T2"),
-    "discard_not_held": (discard_not_held, "CARDS"),
-    "turn_out_of_order": (turn_out_of_order, "R-D4"),
-    "red_three_not_exposed": (red_three_not_exposed, "R-T3"),
-    "missing_foot": (missing_foot, "R-F1"),
-    "meld_over_seven": (meld_over_seven, "R-M6"),
-    "wild_ratio_breach": (wild_ratio_breach, "R-M3"),
-    "opening_below_minimum": (opening_below_minimum, "R-O1"),
-    "pickup_without_pair": (pickup_without_pair, "R-PU2"),
-    "pickup_breaks_pu4": (pickup_breaks_pu4, "R-PU4"),
-    "out_without_books": (out_without_books, "R-G1"),
-    "out_without_permission": (out_without_permission, "R-G4"),
-    "wrong_end_reason": (wrong_end_reason, "R-E1"),
-    "score_off_by_five": (score_off_by_five, "R-S"),
+    "wrong_card_drawn": (wrong_card_drawn, "R-T2/draw-cards"),
+    "discard_not_held": (discard_not_held, "CARDS/not-held"),
+    "turn_out_of_order": (turn_out_of_order, "R-D4/turn-order"),
+    "red_three_not_exposed": (red_three_not_exposed, "R-T3/red3-expected"),
+    "missing_foot": (missing_foot, "R-F1/foot-expected"),
+    "meld_over_seven": (meld_over_seven, "R-M6/over-seven"),
+    "wild_ratio_breach": (wild_ratio_breach, "R-M3/ratio"),
+    "opening_below_minimum": (opening_below_minimum, "R-O1/minimum"),
+    "pickup_without_pair": (pickup_without_pair, "R-PU2/new-meld-pair"),
+    "pickup_breaks_pu4": (pickup_breaks_pu4, "R-PU4/complete-and-start"),
+    "out_without_books": (out_without_books, "R-G1/books"),
+    "out_without_permission": (out_without_permission, "R-G4/without-permission"),
+    "wrong_end_reason": (wrong_end_reason, "R-E1/end-reason"),
+    "score_off_by_five": (score_off_by_five, "R-S/deal-score"),
 }
 
 
@@ -725,45 +764,233 @@ def deal4_out_with_early_books(lines: Lines) -> Lines | None:
     return out
 
 
-# Profile-specific corruptions: name -> (function, expected rule id, profile of the traces).
+# Profile-specific corruptions: name -> (function, expected check id, profile of the traces).
 PROFILE_MUTATIONS: dict[str, tuple[Mutation, str, str]] = {
-    "eleven:wild_onto_completed_book": (wild_onto_completed_book, "R-V4", "eleven"),
-    "eleven:wild_meld_where_off": (wild_meld_where_off, "R-M4", "eleven"),
-    "eleven:red3_kept": (red3_kept, "R-V6", "eleven"),
+    "eleven:wild_onto_completed_book": (wild_onto_completed_book, "R-V4/book-entry-wild", "eleven"),
+    "eleven:wild_meld_where_off": (wild_meld_where_off, "R-M4/wild-melds-off", "eleven"),
+    "eleven:red3_kept": (red3_kept, "R-V6/red3-discard", "eleven"),
     "saskatchewan:deal4_opening_without_book": (
         deal4_opening_without_book,
-        "R-V5",
+        "R-V5/no-concealed-book",
         "saskatchewan",
     ),
-    "saskatchewan:deal4_opening_by_pickup": (deal4_opening_by_pickup, "R-V5", "saskatchewan"),
-    "simpson:pickup_short_pile": (pickup_short_pile, "R-PU", "simpson"),
-    "simpson:ask_in_individual_play": (ask_in_individual_play, "R-V9", "simpson"),
-    "simpson:out_without_final_discard": (out_without_final_discard, "R-G3", "simpson"),
-    "simpson:wild_meld_where_off": (wild_meld_where_off, "R-M4", "simpson"),
-    "simpson:red3_kept": (red3_kept, "R-V6", "simpson"),
-    "brouillette:wild_discard_without_freeze": (wild_discard_without_freeze, "R-V8", "brouillette"),
-    "brouillette:draw_without_restock": (draw_without_restock, "R-V8", "brouillette"),
-    "brouillette:black3_meld_with_wild": (black3_meld_with_wild, "R-V7", "brouillette"),
-    "brouillette:red3_kept": (red3_kept, "R-V6", "brouillette"),
-    "brouillette:ask_in_individual_play": (ask_in_individual_play, "R-V9", "brouillette"),
+    "saskatchewan:deal4_opening_by_pickup": (
+        deal4_opening_by_pickup,
+        "R-V5/pickup-opening",
+        "saskatchewan",
+    ),
+    "simpson:pickup_short_pile": (pickup_short_pile, "R-PU/exact-short-pile", "simpson"),
+    "simpson:ask_in_individual_play": (ask_in_individual_play, "R-V9/ask-individual", "simpson"),
+    "simpson:out_without_final_discard": (
+        out_without_final_discard,
+        "R-G3/final-discard",
+        "simpson",
+    ),
+    "simpson:wild_meld_where_off": (wild_meld_where_off, "R-M4/wild-melds-off", "simpson"),
+    "simpson:red3_kept": (red3_kept, "R-V6/red3-discard", "simpson"),
+    "brouillette:wild_discard_without_freeze": (
+        wild_discard_without_freeze,
+        "R-V8/freeze-expected",
+        "brouillette",
+    ),
+    "brouillette:draw_without_restock": (
+        draw_without_restock,
+        "R-V8/restock-expected",
+        "brouillette",
+    ),
+    "brouillette:black3_meld_with_wild": (
+        black3_meld_with_wild,
+        "R-V7/black3-meld-cards",
+        "brouillette",
+    ),
+    "brouillette:red3_kept": (red3_kept, "R-V6/red3-discard", "brouillette"),
+    "brouillette:ask_in_individual_play": (
+        ask_in_individual_play,
+        "R-V9/ask-individual",
+        "brouillette",
+    ),
     "brouillette-partners:deal4_out_with_early_books": (
         deal4_out_with_early_books,
-        "R-G1",
+        "R-G1/books",
         "brouillette-partners",
     ),
     "brouillette-partners:wild_discard_without_freeze": (
         wild_discard_without_freeze,
-        "R-V8",
+        "R-V8/freeze-expected",
         "brouillette-partners",
     ),
     "brouillette-partners:black3_meld_with_wild": (
         black3_meld_with_wild,
-        "R-V7",
+        "R-V7/black3-meld-cards",
         "brouillette-partners",
     ),
 }
 # Rule-set-independent corruptions, run on every non-standard profile too.
 for _profile in ("eleven", "saskatchewan", "simpson", "brouillette", "brouillette-partners"):
     for _name in ("wrong_card_drawn", "discard_not_held", "score_off_by_five"):
-        _fn, _rule = MUTATIONS[_name]
-        PROFILE_MUTATIONS[f"{_profile}:{_name}"] = (_fn, _rule, _profile)
+        _fn, _check = MUTATIONS[_name]
+        PROFILE_MUTATIONS[f"{_profile}:{_name}"] = (_fn, _check, _profile)
+
+
+# -- rule files that no named profile is (RULES.md R-V4 with R-V7 and R-M4) ------------------
+def _slip_in(lines: Lines, i: int, seat: int, card: str, k: int) -> Lines | None:
+    """A copy of the trace in which `seat` holds k more `card` at line i (None if impossible).
+
+    In the `deal` line, k cards of the seat's Hand (or of its Foot, when it plays from the Foot
+    at line i) change places with k `card` of the stock that nobody draws in that deal. The
+    cards given away are naturals the seat holds without a break from the deal's start (or from
+    its Foot pick-up) until line i, beyond what line i melds: every line up to i stays valid.
+    """
+    start = _deal_start(lines, i)
+    low: Counter | None = None  # fewest of each kind held over the states before lines ..i
+    on_foot = False
+    before_i: Counter | None = None
+    final: DealState | None = None
+    for j, st in _replay(lines, start):
+        if j == start:
+            continue
+        if st is None:
+            return None
+        if lines[j].get("type") == "deal":
+            break
+        final = st
+        if j <= i:
+            held = st.held(seat)
+            if st.on_foot[seat] and not on_foot:  # from the Foot pick-up on
+                on_foot, low = True, None
+            low = (
+                Counter(held)
+                if low is None
+                else Counter({c: min(n, held[c]) for c, n in low.items()})
+            )
+            if j == i:
+                before_i = Counter(held)
+        if lines[j].get("type") == "end":
+            break
+    if low is None or before_i is None or final is None or final.profile.freezes:
+        return None
+    used = _entry_cards(lines[i])
+    free = {c: min(low[c], before_i[c] - used[c]) for c in NATURALS}
+    give = [c for c in NATURALS for _ in range(max(0, free[c]))][:k]
+    slots = [q for q in range(final.stock_pos, len(final.stock)) if final.stock[q] == card][:k]
+    if len(give) < k or len(slots) < k:
+        return None
+    out = copy.deepcopy(lines)
+    deal = out[start]
+    held_list = deal["feet" if on_foot else "hands"][seat]
+    for c, q in zip(give, slots, strict=True):
+        held_list[held_list.index(c)] = card
+        deal["stock"][q] = c
+    return out
+
+
+def _closed_kind_sites(lines: Lines, rank: str) -> Iterator[tuple[int, int, int, list[str]]]:
+    """Meld lines where completed books take more naturals (R-V4) and the line's one entry of
+    `rank` (B3 or W) joins the partnership's unfinished meld of that rank: (line, entry, meld
+    size after the entry, the seat's held cards of that kind that the line does not meld)."""
+    kinds = (BLACK3,) if rank == BLACK3 else (TWO, JOKER)
+    for i, st in _replay(lines):
+        line = lines[i]
+        if st is None or line.get("type") != "meld" or st.profile.books != "naturals":
+            continue
+        meld = st.melds[st.partnership(line["seat"])].get(rank)
+        idx = [j for j, e in enumerate(line["melds"]) if e["rank"] == rank]
+        if meld is None or len(idx) != 1 or line["melds"][idx[0]].get("book"):
+            continue
+        spare = st.held(line["seat"]) - _entry_cards(line)
+        size = len(meld.cards) + len(line["melds"][idx[0]]["cards"])
+        yield i, idx[0], size, [k for k in kinds for _ in range(spare[k])]
+
+
+def _closed_kind_past_seven(rank: str) -> Mutation:
+    """R-V4: where completed books take more naturals, a black-three (or wild) meld still closes
+    at 7. A meld line's entry onto the partnership's unfinished meld of `rank` gets enough cards
+    of that kind to take the meld to 8: held cards the line does not meld, or else (first site
+    without them) cards slipped into the seat's holding from the undrawn stock (`_slip_in`)."""
+    card = BLACK3 if rank == BLACK3 else TWO
+
+    def mutate(lines: Lines) -> Lines | None:
+        found = list(_closed_kind_sites(lines, rank))
+        for i, j, size, extra in found:
+            if 8 - size <= len(extra):
+                out = copy.deepcopy(lines)
+                out[i]["melds"][j]["cards"] += extra[: 8 - size]
+                return out
+        for i, j, size, _ in found:
+            out = _slip_in(lines, i, lines[i]["seat"], card, 8 - size)
+            if out is not None:
+                out[i]["melds"][j]["cards"] += [card] * (8 - size)
+                return out
+        return None
+
+    mutate.__name__ = mutate.__qualname__ = f"{'black3' if rank == BLACK3 else 'wild'}_past_seven"
+    return mutate
+
+
+black3_meld_past_seven = _closed_kind_past_seven(BLACK3)
+wild_meld_past_seven = _closed_kind_past_seven(WILD_RANK)
+
+
+def black3_onto_completed_book(lines: Lines) -> Lines | None:
+    """R-V4: where completed books take more naturals, nothing joins a black-three book. A meld
+    line gets a "book": true entry of one black three onto a black-three book of 7.
+
+    First choice: the partnership already has a black-three book and the seat holds a black
+    three the line does not meld. Failing that, a line whose black-three entry joins an
+    unfinished black-three meld: the entry is made to complete the book at exactly 7 and the
+    "book" entry follows, with the black threes this needs held by the seat beyond the line, or
+    else slipped into its holding from the undrawn stock (`_slip_in`).
+    """
+    entry = {"rank": BLACK3, "cards": [BLACK3], "book": True}
+    for i, st in _replay(lines):
+        line = lines[i]
+        if st is None or line.get("type") != "meld" or st.profile.books != "naturals":
+            continue
+        spare = st.held(line["seat"]) - _entry_cards(line)
+        if spare[BLACK3] and any(m.rank == BLACK3 for m in st.books(st.partnership(line["seat"]))):
+            out = copy.deepcopy(lines)
+            out[i]["melds"].append(entry)
+            return out
+    found = [site for site in _closed_kind_sites(lines, BLACK3) if site[2] <= 7]
+    for slip in (False, True):
+        for i, j, size, extra in found:
+            need = 8 - size  # 7 - size to complete the book, 1 for the "book" entry
+            out = _slip_in(lines, i, lines[i]["seat"], BLACK3, need) if slip else None
+            if not slip and need <= len(extra):
+                out = copy.deepcopy(lines)
+            if out is not None:
+                out[i]["melds"][j]["cards"] += [BLACK3] * (7 - size)
+                out[i]["melds"].append(entry)
+                return out
+    return None
+
+
+# Rule sets as knob overrides of `standard` (the `rules` object of TRACE.md; a rule file for the
+# engine is `base = "standard"` plus these knobs).
+RULE_SETS: dict[str, dict[str, object]] = {
+    # completed books take more naturals (R-V4) and black threes meld (R-V7); wild melds stay
+    "naturals-black3": {"books": "naturals", "black3_melds": True, "decks": 8},
+}
+# name -> (function, expected check id, rule set of RULE_SETS whose engine traces it corrupts)
+RULE_SET_MUTATIONS: dict[str, tuple[Mutation, str, str]] = {
+    "naturals-black3:black3_meld_past_seven": (
+        black3_meld_past_seven,
+        "R-V4/closed-kind-over-seven",
+        "naturals-black3",
+    ),
+    "naturals-black3:wild_meld_past_seven": (
+        wild_meld_past_seven,
+        "R-V4/closed-kind-over-seven",
+        "naturals-black3",
+    ),
+    "naturals-black3:black3_onto_completed_book": (
+        black3_onto_completed_book,
+        "R-V4/book-entry-closed-kind",
+        "naturals-black3",
+    ),
+    "naturals-black3:wild_onto_completed_book": (
+        wild_onto_completed_book,
+        "R-V4/book-entry-wild",
+        "naturals-black3",
+    ),
+}
