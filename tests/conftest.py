@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from sim.play.api import seats_for_teams
 from sim.core.rules import Rules
+from sim.play.api import seats_for_teams
 from sim.runs.trace import trace_games
 
 MATCHUPS = {

@@ -14,8 +14,7 @@ import numpy as np
 
 from sim.core.cards import JOKER, KIND_INDEX, KIND_NAMES, N_KINDS, RANK_INDEX, RANK_KIND, TWO
 from sim.core.rules import Rules
-from sim.engine.layout import M_JOKER, M_NAT, M_TWO, S_DEAL, S_OUT_SEAT, S_PILE_N, S_STOCK_N
-from sim.engine.layout import S_TURN
+from sim.engine.layout import M_JOKER, M_NAT, M_TWO, S_DEAL, S_OUT_SEAT, S_PILE_N, S_STOCK_N, S_TURN
 from sim.play.api import Table, make_table, run_compiled
 
 

@@ -12,8 +12,8 @@ from pathlib import Path
 import polars as pl
 import pytest
 
-from sim.play.api import seats_for_teams
 from sim.core.rules import Rules
+from sim.play.api import seats_for_teams
 from sim.runs.runner import simulate_to
 from sim.runs.storage import MANIFEST, Run, RunSpec, UntilCI
 

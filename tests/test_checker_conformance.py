@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from sim.play.api import seats_for_teams
 from sim.core.profiles import PROFILES
 from sim.core.rules import Rules
+from sim.play.api import seats_for_teams
 from sim.runs.trace import trace_games
 from tests.conftest import MATCHUPS
 from tests.trace_checker import check_trace

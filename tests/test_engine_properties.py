@@ -5,8 +5,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from sim.play.api import make_state, play, seats_for_teams
 from sim.core.rules import Rules
+from sim.play.api import make_table, play, seats_for_teams
 from sim.runs.runner import run_games
 
 RULES = Rules()
@@ -19,8 +19,9 @@ MATCHUPS = {"random": ["random"] * 4, "greedy": ["greedy"] * 4,
 def test_conservation_after_every_action_and_no_truncation_over_100k_deals(name):
     """Checked mode asserts every card is in exactly one place after every action."""
     seats = MATCHUPS[name]
-    st = make_state(RULES, seats, checked=True)
-    rec = play(RULES, seats, seed=2024, first_game=0, n_games=25_000, checked=True, state=st)
+    table = make_table(RULES, seats, checked=True)
+    rec = play(RULES, seats, seed=2024, first_game=0, n_games=25_000, checked=True,
+               table=table)
     assert len(rec) == 100_000
     assert int(rec["truncated"].sum()) == 0
     assert set(np.unique(rec["end_reason"])) <= {1, 2}

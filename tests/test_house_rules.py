@@ -1,4 +1,4 @@
-"""Every knob of RULES.md section 11: its effect in a constructed situation, beside the same
+"""Every knob of docs/rules.md section 11: its effect in a constructed situation, beside the same
 situation under the standard value behaving differently (R-V1..R-V11)."""
 
 from __future__ import annotations
@@ -7,23 +7,9 @@ import numpy as np
 import pytest
 
 from sim.core import cards
-from sim.play.api import make_state
-from sim.engine.deal import setup_deal
-from sim.engine import play_turn
-from sim.melds import (
-    BAD_ENTRY,
-    NEEDS_FINAL_DISCARD,
-    OK,
-    UNDER_MINIMUM,
-    books_allow_out,
-    entry_legal,
-    lay_line,
-    team_of,
-)
-from sim.pickup import BLOCKED, apply_pickup, taken_count
 from sim.core.profiles import STANDARD
 from sim.core.rules import replace
-from sim.engine.scoring import N_PARTS, P_BOOKS, P_GRAB22, P_OUT, P_RED3, score_parts
+from sim.engine.deal import setup_deal
 from sim.engine.layout import (
     BOOK_BLACK3,
     BOOK_CLEAN,
@@ -38,8 +24,27 @@ from sim.engine.layout import (
     S_PILE_N,
     S_STOCK_N,
 )
-from sim.turn import RED3_FIRST, discard
-from sim.engine.legal import may_go_out
+from sim.engine.legal import books_allow_out, entry_legal, may_go_out, taken_count, team_of
+from sim.engine.meldrules import place_entry
+from sim.engine.reasons import (
+    E_BLACK3_WILD,
+    E_COMPLETE_FIRST,
+    E_NEEDS_FINAL_DISCARD,
+    E_NO_CONCEALED_BOOK,
+    E_ONTO_BOOK,
+    E_PILE_BLOCKED,
+    E_RATIO,
+    E_RED3_FIRST,
+    E_THREES,
+    E_TOO_BIG,
+    E_TOO_SMALL,
+    E_UNDER_MINIMUM,
+    E_WILD_MELD,
+    E_WILD_TOP,
+    OK,
+)
+from sim.engine.scoring import N_PARTS, P_BOOKS, P_GRAB22, P_OUT, P_RED3, score_parts
+from sim.play.api import Table, make_table
 from tests.position import entries, held, position
 
 K, W, B3 = 9, 11, 12
@@ -57,8 +62,23 @@ def pick(arr, seat, *melds):
 
 def parts(arr, team):
     out = np.zeros(N_PARTS, dtype=np.int64)
-    score_parts(arr[0], team, out)
+    score_parts(arr.g, team, out)
     return out
+
+
+def dealt(rules, seed: int) -> Table:
+    """A table with deal 1 of game 0 dealt from ``seed``."""
+    table = make_table(rules, ["greedy"] * rules.players)
+    setup_deal(table.g, table.t, seed, 0, 1)
+    return table
+
+
+def entry_reason(arr, team, rank, nat, twos, jokers):
+    """The refusal code of one entry on scratch copies of the partnership's table."""
+    g = arr.g
+    return place_entry(g, g["meld"][team].copy(), g["books"][team].copy(),
+                       g["rank_books"][team].copy(), g["booked"][team].copy(), rank, nat,
+                       twos, jokers, 0)
 
 
 def both(**knobs):
@@ -69,27 +89,25 @@ def both(**knobs):
 def test_knob_players_and_partnerships_R_V2():
     six = replace(STANDARD, players=6, partnerships=2, decks=7)
     arr = position(rules=six, strategies=("greedy",) * 6)
-    assert [team_of(arr[0], s) for s in range(6)] == [0, 1, 0, 1, 0, 1]
+    assert [team_of(arr.g, s) for s in range(6)] == [0, 1, 0, 1, 0, 1]
     arr = position(rules=six, strategies=("greedy",) * 6, on_foot=(0, 2),
                    hands={0: ["9", "9"]})
-    assert not may_go_out(arr[0], 0)  # R-V9: the third partner (seat 4) is not on the Foot
+    assert not may_go_out(arr.g, 0)  # R-V9: the third partner (seat 4) is not on the Foot
     arr = position(rules=six, strategies=("greedy",) * 6, on_foot=(0, 2, 4),
                    hands={0: ["9", "9"]})
-    assert may_go_out(arr[0], 0)
+    assert may_go_out(arr.g, 0)
     solo = replace(STANDARD, partnerships=4)
     arr = position(rules=solo, on_foot=(0,), hands={0: ["9", "9"]})
-    assert may_go_out(arr[0], 0)  # individual play: nobody to wait for or ask
+    assert may_go_out(arr.g, 0)  # individual play: nobody to wait for or ask
     arr = position(on_foot=(0,), hands={0: ["9", "9"]})
-    assert not may_go_out(arr[0], 0)
+    assert not may_go_out(arr.g, 0)
 
 
 @pytest.mark.parametrize("knob, value", [("decks", 4), ("jokers_per_deck", 0),
                                          ("hand_size", 11), ("foot_size", 15)])
 def test_knob_shoe_and_deal_sizes_R_V1(knob, value):
     for rules in both(**{knob: value}):
-        arr = make_state(rules, ["greedy"] * 4)
-        setup_deal(arr[0], 3, 0, 1)
-        st = arr[0]
+        st = dealt(rules, 3).game[0]
         assert st["deck"].sum() == rules.total_cards
         assert st["deck"][cards.JOKER] == rules.decks * rules.jokers_per_deck
         assert list(st["hand"][:4].sum(axis=1)) == [rules.hand_size] * 4
@@ -101,7 +119,7 @@ def test_knob_shoe_and_deal_sizes_R_V1(knob, value):
 def test_knob_opening_minimums():
     standard, low = both(opening_minimums=(30, 30, 30, 30))
     assert lay(position(hands={0: ["K"] * 3 + ["4"]}, rules=standard), 0,
-               ("K", ["K"] * 3)) == UNDER_MINIMUM
+               ("K", ["K"] * 3)) == E_UNDER_MINIMUM
     assert lay(position(hands={0: ["K"] * 3 + ["4"]}, rules=low), 0, ("K", ["K"] * 3)) == OK
 
 
@@ -109,26 +127,26 @@ def test_knob_deal4_concealed_book_R_V5():
     standard, sask = both(deal4_concealed_book=True)
     hand = ["K"] * 7 + ["A"] * 7 + ["4"]
     assert lay(position(hands={0: hand}, deal=4, rules=standard), 0, ("K", ["K"] * 7)) \
-        == UNDER_MINIMUM  # 70 points < 150
+        == E_UNDER_MINIMUM  # 70 points < 150
     assert lay(position(hands={0: hand}, deal=4, rules=sask), 0, ("K", ["K"] * 7)) == OK
     # points alone do not open: 140 + 30 without a 7-card entry starting a meld
     arr = position(hands={0: hand}, deal=4, rules=sask)
-    assert lay(arr, 0, ("A", ["A"] * 6), ("K", ["K"] * 3)) == UNDER_MINIMUM
+    assert lay(arr, 0, ("A", ["A"] * 6), ("K", ["K"] * 3)) == E_NO_CONCEALED_BOOK
     # and never by a pick-up
     arr = position(hands={0: ["K"] * 6 + ["4"]}, pile=["K"], deal=4, rules=sask)
-    assert pick(arr, 0, ("K", ["K"] * 7)) == UNDER_MINIMUM
+    assert pick(arr, 0, ("K", ["K"] * 7)) == E_NO_CONCEALED_BOOK
 
 
 def test_knob_starting_card_R_D3_R_V10():
     tops = {}
     for mode in ("bury", "keep", "none"):
         rules = replace(STANDARD, starting_card=mode)
-        arr = make_state(rules, ["greedy"] * 4)
+        arr = make_table(rules, ["greedy"] * 4)
         seen = set()
         for seed in range(300):
-            setup_deal(arr[0], seed, 0, 1)
-            n = int(arr[0]["sc"][S_PILE_N])
-            seen.add(int(arr[0]["pile"][0]) if n else -1)
+            setup_deal(arr.g, arr.t, seed, 0, 1)
+            n = int(arr.g["sc"][S_PILE_N])
+            seen.add(int(arr.g["pile"][0]) if n else -1)
         tops[mode] = seen
     assert not tops["bury"] & {cards.RED3, cards.TWO, cards.JOKER, -1}
     assert tops["keep"] & {cards.RED3, cards.TWO, cards.JOKER}
@@ -141,20 +159,20 @@ def test_knob_pickup_size_and_rule():
                          (replace(STANDARD, pickup_rule="whole"), 10),
                          (replace(STANDARD, pickup_rule="exact"), 7)):
         arr = position(hands={0: ["K", "K", "4"]}, pile=pile, opened=(0,), rules=rules)
-        assert taken_count(arr[0]) == taken
+        assert taken_count(arr.g) == taken
         assert pick(arr, 0, ("K", ["K"] * 3)) == OK
         assert held(arr, 0)["5"] == taken - 1
     exact = replace(STANDARD, pickup_rule="exact")
     short = ["5"] * 5 + ["K"]
     assert pick(position(hands={0: ["K", "K", "4"]}, pile=short, opened=(0,), rules=exact),
-                0, ("K", ["K"] * 3)) == BLOCKED  # fewer than 7 in the pile
+                0, ("K", ["K"] * 3)) == E_PILE_BLOCKED  # fewer than 7 in the pile
     assert pick(position(hands={0: ["K", "K", "4"]}, pile=short, opened=(0,)),
                 0, ("K", ["K"] * 3)) == OK
 
 
 def test_knob_wild_top_pickup():
     standard, simpson = both(wild_top_pickup=False)
-    for rules, expected in ((standard, OK), (simpson, BLOCKED)):
+    for rules, expected in ((standard, OK), (simpson, E_WILD_TOP)):
         arr = position(hands={0: ["2", "2", "4"]}, pile=["5", "2"], opened=(0,), rules=rules)
         assert pick(arr, 0, ("W", ["2"] * 3)) == expected
 
@@ -164,22 +182,23 @@ def test_knob_wild_ratio_and_max_wilds():
     capped = replace(more, max_wilds_per_meld=2)
     hand = ["K"] * 5 + ["2"] * 3 + ["4"]
     assert lay(position(hands={0: hand}, opened=(0,), rules=standard), 0,
-               ("K", ["K"] * 4 + ["2"] * 3)) == BAD_ENTRY  # 4 < 2 x 3
+               ("K", ["K"] * 4 + ["2"] * 3)) == E_RATIO  # 4 < 2 x 3
     assert lay(position(hands={0: hand}, opened=(0,), rules=more), 0,
                ("K", ["K"] * 4 + ["2"] * 3)) == OK  # 4 > 3
     assert lay(position(hands={0: hand}, opened=(0,), rules=replace(more, books="grow")), 0,
                ("K", ["K"] * 5 + ["2"] * 3)) == OK
     assert lay(position(hands={0: hand}, opened=(0,), rules=replace(capped, books="grow")), 0,
-               ("K", ["K"] * 5 + ["2"] * 3)) == BAD_ENTRY  # a third wild over the cap
+               ("K", ["K"] * 5 + ["2"] * 3)) == E_RATIO  # a third wild over the cap
 
 
 def test_knob_books_grow_R_V3():
     standard, grow = both(books="grow")
     table = [(0, "K", ["K"] * 7)]
     arr = position(hands={0: ["K", "2", "4", "4"]}, melds=table, opened=(0,), rules=standard)
-    assert not entry_legal(arr[0], 0, K, 1, 0, 0)  # a closed book takes nothing
+    assert not entry_legal(arr.g, arr.w, 0, K, 1, 0, 0)  # a closed book takes nothing
+    assert entry_reason(arr, 0, K, 1, 0, 0) == E_TOO_BIG
     arr = position(hands={0: ["K", "2", "4", "4"]}, opened=(0,), rules=grow)
-    assert lay(arr, 0, ("K", ["K"])) == BAD_ENTRY  # a new meld still needs 3 cards
+    assert lay(arr, 0, ("K", ["K"])) == E_TOO_SMALL  # a new meld still needs 3 cards
     arr = position(hands={0: ["K"] * 8 + ["2", "4", "4"]}, opened=(0,), rules=grow)
     assert lay(arr, 0, ("K", ["K"] * 7)) == OK
     assert arr[0]["books"][0, BOOK_CLEAN] == 1
@@ -193,12 +212,12 @@ def test_knob_books_grow_R_V3():
     assert pick(arr, 0, ("8", ["8"] * 3)) == OK
     arr = position(hands={0: ["8", "8", "4"]}, pile=["8"], melds=[(0, "8", ["8"] * 5)],
                    opened=(0,), rules=standard)
-    assert pick(arr, 0, ("8", ["8"] * 3)) != OK
+    assert pick(arr, 0, ("8", ["8"] * 3)) == E_COMPLETE_FIRST
 
 
 def test_knob_books_naturals_R_V4():
     standard, eleven = both(books="naturals")
-    for rules, expected in ((standard, BAD_ENTRY), (eleven, OK)):
+    for rules, expected in ((standard, E_ONTO_BOOK), (eleven, OK)):
         arr = position(hands={0: ["K"] * 9 + ["4"]}, opened=(0,), rules=rules)
         assert lay(arr, 0, ("K", ["K"] * 7)) == OK
         e, n = entries(("K", ["K", "K"]))
@@ -208,7 +227,7 @@ def test_knob_books_naturals_R_V4():
     assert lay(arr, 0, ("K", ["K"] * 7)) == OK
     e, n = entries(("K", ["2"]))
     e[0, 4] = 1
-    assert arr.lay(0, e, n) == BAD_ENTRY  # never a wild onto a closed book
+    assert arr.lay(0, e, n) == E_ONTO_BOOK  # never a wild onto a closed book
     # naturals taking an unfinished meld past 7 close the book and join it
     arr = position(hands={0: ["K"] * 4 + ["4"]}, melds=[(0, "K", ["K"] * 5)], opened=(0,),
                    rules=eleven)
@@ -218,14 +237,14 @@ def test_knob_books_naturals_R_V4():
 
 def test_knob_wild_melds():
     standard, none = both(wild_melds=False, out_wild_books=(0, 0, 0, 0))
-    for rules, expected in ((standard, OK), (none, BAD_ENTRY)):
+    for rules, expected in ((standard, OK), (none, E_WILD_MELD)):
         arr = position(hands={0: ["2", "2", "JK", "4"]}, opened=(0,), rules=rules)
         assert lay(arr, 0, ("W", ["2", "2", "JK"])) == expected
 
 
 def test_knob_black3_melds_R_V7():
     standard, brouillette = both(black3_melds=True)
-    for rules, expected in ((standard, BAD_ENTRY), (brouillette, OK)):
+    for rules, expected in ((standard, E_THREES), (brouillette, OK)):
         arr = position(hands={0: ["B3"] * 7 + ["4"]}, opened=(0,), rules=rules)
         assert lay(arr, 0, ("B3", ["B3"] * 7)) == expected
     assert arr[0]["melded_value"][0] == -35  # -5 each even when melded
@@ -235,9 +254,9 @@ def test_knob_black3_melds_R_V7():
     books[BOOK_CLEAN] = 1
     books[BOOK_DIRTY] = 2
     books[2] = 1
-    assert books_allow_out(arr[0], books)  # a black-three book counts as clean (R-G1)
+    assert books_allow_out(arr.g, books)  # a black-three book counts as clean (R-G1)
     arr = position(hands={0: ["B3"] * 3 + ["2", "4"]}, opened=(0,), rules=brouillette)
-    assert lay(arr, 0, ("B3", ["B3"] * 3 + ["2"])) == BAD_ENTRY  # never with wilds
+    assert lay(arr, 0, ("B3", ["B3"] * 3 + ["2"])) == E_BLACK3_WILD  # never with wilds
 
 
 def test_knob_red3_rule_R_V6():
@@ -252,7 +271,7 @@ def test_knob_red3_rule_R_V6():
             assert arr[0]["red3"][0] == 0
             assert arr[0]["pile"][arr[0]["sc"][S_PILE_N] - 1] == cards.RED3  # discarded at once
     arr = position(hands={0: ["R3", "4", "9"]}, rules=discard_rule)
-    assert arr.discard(0, 0) == RED3_FIRST
+    assert arr.discard(0, 0) == E_RED3_FIRST
     arr = position(hands={0: ["R3", "4"]}, feet={0: ["R3"] + ["4"] * 10}, rules=discard_rule)
     assert parts(arr, 0)[P_RED3] == -600  # caught in Hand and Foot
 
@@ -280,15 +299,15 @@ def test_knob_books_to_go_out_by_deal():
     _, rules = both(out_clean_books=(2, 2, 2, 4), out_dirty_books=(2, 2, 2, 4))
     arr = position(rules=rules)
     books = np.array([2, 2, 1, 0], dtype=np.int32)
-    assert books_allow_out(arr[0], books)
+    assert books_allow_out(arr.g, books)
     arr[0]["sc"][S_DEAL] = 4
-    assert not books_allow_out(arr[0], books)  # deal 4 needs 4 + 4
-    assert books_allow_out(position(deal=4)[0], books)
+    assert not books_allow_out(arr.g, books)  # deal 4 needs 4 + 4
+    assert books_allow_out(position(deal=4).g, books)
 
 
 def test_knob_final_discard_required():
     standard, simpson = both(final_discard_required=True)
-    for rules, expected in ((standard, OK), (simpson, NEEDS_FINAL_DISCARD)):
+    for rules, expected in ((standard, OK), (simpson, E_NEEDS_FINAL_DISCARD)):
         arr = position(hands={0: ["9", "9", "9"]}, on_foot=(0, 2), opened=(0,),
                        books={0: (2, 2, 1)}, rules=rules)
         arr[0]["sc"][S_GRANTED] = 1
@@ -297,8 +316,8 @@ def test_knob_final_discard_required():
 
 def test_knob_partner_foot_required():
     standard, partners = both(partner_foot_required=False)
-    assert not may_go_out(position(on_foot=(0,), rules=standard)[0], 0)
-    assert may_go_out(position(on_foot=(0,), rules=partners)[0], 0)
+    assert not may_go_out(position(on_foot=(0,), rules=standard).g, 0)
+    assert may_go_out(position(on_foot=(0,), rules=partners).g, 0)
 
 
 def test_knob_wild_discard_freeze_R_V8():
@@ -327,6 +346,5 @@ def test_knob_wild_discard_freeze_R_V8():
 def test_knob_grab22_R_V11():
     standard, grab = both(grab22_bonus=300, grab22_chance=1.0)
     for rules, expected in ((standard, 0), (grab, 600)):
-        arr = make_state(rules, ["greedy"] * 4)
-        setup_deal(arr[0], 1, 0, 1)
+        arr = dealt(rules, 1)
         assert parts(arr, 0)[P_GRAB22] == expected  # both partners grabbed 22

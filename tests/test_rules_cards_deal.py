@@ -5,18 +5,18 @@ from __future__ import annotations
 import numpy as np
 
 from sim.core import cards
-from sim.play.api import make_state
-from sim.engine.deal import dealer_of, setup_deal
 from sim.core.rules import Rules
+from sim.engine.deal import dealer_of, setup_deal
 from sim.engine.layout import S_PILE_N, S_STOCK_N
+from sim.play.api import Table, make_table
 
 RULES = Rules()
 
 
-def dealt(seed: int, game: int = 0, deal: int = 1) -> np.ndarray:
-    arr = make_state(RULES, ["greedy"] * 4)
-    setup_deal(arr[0], seed, game, deal)
-    return arr
+def dealt(seed: int, game: int = 0, deal: int = 1) -> Table:
+    table = make_table(RULES, ["greedy"] * 4)
+    setup_deal(table.g, table.t, seed, game, deal)
+    return table
 
 
 def test_R_C1_five_decks_of_54_make_270_cards():
@@ -48,13 +48,13 @@ def test_R_C3_card_values():
 def test_R_D1_partners_sit_opposite():
     from sim.engine.legal import team_of
 
-    arr = dealt(1)
-    assert [team_of(arr[0], s) for s in range(4)] == [0, 1, 0, 1]
+    table = dealt(1)
+    assert [team_of(table.g, s) for s in range(4)] == [0, 1, 0, 1]
 
 
 def test_R_D2_hands_and_feet_of_13():
     for seed in range(20):
-        st = dealt(seed)[0]
+        st = dealt(seed).game[0]
         assert list(st["hand"][:4].sum(axis=1)) == [13] * 4
         assert list(st["foot"][:4].sum(axis=1)) == [13] * 4
 
@@ -63,7 +63,7 @@ def test_R_D3_pile_starts_with_an_ordinary_card_and_165_in_stock():
     """R-D3: never a red three or a wild on the pile; a black three may start it."""
     tops = set()
     for seed in range(300):
-        st = dealt(seed)[0]
+        st = dealt(seed).game[0]
         assert st["sc"][S_PILE_N] == 1
         assert st["sc"][S_STOCK_N] == 165
         top = int(st["pile"][0])
@@ -84,23 +84,23 @@ def test_R_X4_buried_starting_cards_go_to_uniform_positions():
     relative position of a uniform placement is 0.5, with standard deviation 0.289/sqrt(n)."""
     from sim.engine import rng
 
-    arr = make_state(RULES, ["greedy"] * 4)
-    st = arr[0]
+    table = make_table(RULES, ["greedy"] * 4)
+    st = table.game[0]
     shoe0 = np.repeat(np.arange(15, dtype=np.int8), st["deck"])
     positions = []
     for seed in range(3000):
         shoe = shoe0.copy()
-        r = np.array([rng.key(seed, 0, 1, 0), 0], dtype=np.uint64)
-        rng.shuffle(r, 0, shoe, len(shoe))
+        r = np.array([rng.key(seed, 0, 1, rng.STREAM_DEAL), 0], dtype=np.uint64)
+        rng.shuffle(r, rng.STREAM_DEAL, shoe, len(shoe))
         first, second = int(shoe[165]), int(shoe[164])
         if first not in (cards.RED3, cards.TWO, cards.JOKER):
             continue
         if second in (cards.RED3, cards.TWO, cards.JOKER):
             continue  # a second burial would shift the first card's position
-        pos = rng.below(r, 0, 166)
+        pos = rng.below(r, rng.STREAM_DEAL, 166)
         if pos == 165:
             continue  # buried on top: turned again at once
-        setup_deal(st, seed, 0, 1)
+        setup_deal(st, table.t, seed, 0, 1)
         assert st["stock"][pos] == first
         positions.append(pos / 164)
     n = len(positions)

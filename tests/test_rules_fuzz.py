@@ -8,9 +8,9 @@ import re
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as hs
 
-from sim.play.api import make_state, play
 from sim.core.profiles import PROFILES, rules_from_mapping
 from sim.core.rules import CHOICES, RulesError
+from sim.play.api import make_table, play
 
 per_deal = hs.one_of(hs.integers(-1, 6), hs.lists(hs.integers(0, 5), min_size=4, max_size=4))
 knobs = {
@@ -55,8 +55,8 @@ def test_random_rule_sets_are_refused_clearly_or_play_cleanly(data, strategy):
         assert re.match(r"(rule '\w+': |fuzz: )", str(exc)), str(exc)
         return
     seats = [strategy if s % 2 == 0 else "greedy" for s in range(rules.players)]
-    state = make_state(rules, seats, checked=True)
-    rec = play(rules, seats, seed=1, first_game=0, n_games=50, checked=True, state=state)
+    table = make_table(rules, seats, checked=True)
+    rec = play(rules, seats, seed=1, first_game=0, n_games=50, checked=True, table=table)
     assert len(rec) == 200
     assert int(rec["truncated"].sum()) == 0
     total = rec["melded"] + rec["left"] + rec["red3"] + rec["books"] + rec["out"] + rec["grab22"]

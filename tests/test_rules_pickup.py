@@ -2,9 +2,16 @@
 
 from __future__ import annotations
 
-from sim.melds import OK, UNDER_MINIMUM
-from sim.pickup import BLOCKED, NOT_QUALIFIED, apply_pickup, check_pickup
-from sim.engine.layout import BOOK_CLEAN, BOOK_DIRTY
+from sim.engine.layout import BOOK_CLEAN, BOOK_DIRTY, S_PILE_N
+from sim.engine.reasons import (
+    E_COMPLETE_FIRST,
+    E_NO_PAIR,
+    E_NOT_HELD,
+    E_PILE_BLOCKED,
+    E_TOO_SMALL,
+    E_UNDER_MINIMUM,
+    OK,
+)
 from strategies.plans import plan_pickup
 from tests.position import entries, held, position
 
@@ -19,22 +26,22 @@ def pick(arr, seat, *melds):
 def test_R_PU1_empty_pile_or_three_on_top_blocks():
     arr = position(hands={0: ["K", "K", "4"]}, pile=[])
     e, n = entries(("K", ["K"] * 3))
-    assert arr.check_pickup(0, e, n) == BLOCKED
+    assert arr.check_pickup(0, e, n) == E_PILE_BLOCKED
     for three in ("B3", "R3"):
         arr = position(hands={0: ["K", "K", three, three]}, pile=["K", three])
-        assert arr.check_pickup(0, e, n) == BLOCKED
+        assert arr.check_pickup(0, e, n) == E_PILE_BLOCKED
 
 
 def test_R_T4_black_three_blocks_the_next_player():
     arr = position(hands={1: ["B3", "B3", "4", "4"]}, pile=["K", "B3"], opened=(1,))
     e, n = entries(("K", ["K"] * 3))
-    assert arr.check_pickup(1, e, n) == BLOCKED
-    assert plan_pickup(arr[0], 1, e) == -1
+    assert arr.check_pickup(1, e, n) == E_PILE_BLOCKED
+    assert plan_pickup(arr.g, arr.w, 1, e) == -1
 
 
 def test_R_PU2_needs_a_held_natural_pair():
     arr = position(hands={0: ["K", "2", "4", "4"]}, pile=["Q", "K"], opened=(0,))
-    assert pick(arr, 0, ("K", ["K", "K", "2"])) == NOT_QUALIFIED  # one king held + top
+    assert pick(arr, 0, ("K", ["K", "K", "2"])) == E_NO_PAIR  # one king held + top
     arr = position(hands={0: ["K", "K", "4", "4"]}, pile=["Q", "K"], opened=(0,))
     assert pick(arr, 0, ("K", ["K", "K", "K"])) == OK
     assert held(arr, 0) == {"4": 2, "Q": 1}
@@ -42,11 +49,11 @@ def test_R_PU2_needs_a_held_natural_pair():
 
 def test_R_PU2_R_T5_a_wild_on_top_needs_a_pair_of_the_same_wild():
     arr = position(hands={0: ["2", "JK", "4", "4"]}, pile=["Q", "2"], opened=(0,))
-    assert pick(arr, 0, ("W", ["2", "2", "JK"])) == NOT_QUALIFIED
+    assert pick(arr, 0, ("W", ["2", "2", "JK"])) == E_NO_PAIR
     arr = position(hands={0: ["2", "2", "4", "4"]}, pile=["Q", "2"], opened=(0,))
     assert pick(arr, 0, ("W", ["2", "2", "2"])) == OK
     arr = position(hands={0: ["2", "2", "4", "4"]}, pile=["Q", "JK"], opened=(0,))
-    assert pick(arr, 0, ("W", ["JK", "2", "2"])) == NOT_QUALIFIED
+    assert pick(arr, 0, ("W", ["JK", "2", "2"])) == E_NO_PAIR
 
 
 def test_R_PU3_W1_only_top_and_held_cards_qualify():
@@ -59,18 +66,18 @@ def test_R_PU3_W1_only_top_and_held_cards_qualify():
     assert arr[0]["melded_value"][0] == 50
     pile = ["5", "6", "7", "8", "9", "2", "K"]
     arr = position(hands={0: ["K", "K", "4"]}, pile=pile)
-    assert pick(arr, 0, ("K", ["K", "K", "K", "2"])) == NOT_QUALIFIED  # the two is in the pile
+    assert pick(arr, 0, ("K", ["K", "K", "K", "2"])) == E_NOT_HELD  # the two is in the pile
 
 
 def test_R_PU_takes_the_top_7_or_all():
     arr = position(hands={0: ["K", "K", "4"]}, pile=["A"] * 3 + ["5"] * 7 + ["K"],
                    opened=(0,))
     assert pick(arr, 0, ("K", ["K"] * 3)) == OK
-    assert arr[0]["sc"][1] == 4  # 11 - 7 left in the pile
+    assert arr[0]["sc"][S_PILE_N] == 4  # 11 - 7 left in the pile
     assert held(arr, 0)["5"] == 6
     arr = position(hands={0: ["K", "K", "4"]}, pile=["5", "K"], opened=(0,))
     assert pick(arr, 0, ("K", ["K"] * 3)) == OK
-    assert arr[0]["sc"][1] == 0
+    assert arr[0]["sc"][S_PILE_N] == 0
 
 
 def test_R_PU4_W3_eights_on_the_table():
@@ -78,18 +85,16 @@ def test_R_PU4_W3_eights_on_the_table():
     pile = ["4", "8", "5", "6", "7", "8"]  # an eight also buried 3 deep
     arr = position(hands={0: ["8", "8", "2", "4"]}, pile=pile, melds=[(0, "8", ["8"] * 5)],
                    opened=(0,))
-    assert pick(arr, 0, ("8", ["8", "8"]), ("8", ["8", "2"])) == NOT_QUALIFIED
-    assert pick(arr, 0, ("8", ["8"])) == NOT_QUALIFIED  # merely adding the top card
+    assert pick(arr, 0, ("8", ["8", "8"]), ("8", ["8", "2"])) == E_TOO_SMALL
+    assert pick(arr, 0, ("8", ["8"])) == E_COMPLETE_FIRST  # merely adding the top card
     e = entries(("8", ["8"]))[0]
-    assert plan_pickup(arr[0], 0, e) == -1
+    assert plan_pickup(arr.g, arr.w, 0, e) == -1
     arr = position(hands={0: ["8", "8", "8", "2", "4"]}, pile=pile,
                    melds=[(0, "8", ["8"] * 5)], opened=(0,))
     assert pick(arr, 0, ("8", ["8", "8"]), ("8", ["8", "8", "2"])) == OK
     assert arr[0]["books"][0, BOOK_CLEAN] == 1
     assert arr[0]["meld"][0, E, 0] == 2 and arr[0]["meld"][0, E, 1] == 1
     # afterwards the buried eight may join the new meld
-    from sim.melds import lay_line
-
     e, n = entries(("8", ["8"]))
     assert arr.lay(0, e, n) == OK
     assert arr[0]["meld"][0, E, 0] == 3
@@ -100,7 +105,7 @@ def test_R_X12_completion_and_new_meld_use_the_top_and_two_held_naturals():
     one held natural: not allowed."""
     arr = position(hands={0: ["8", "2", "2", "4", "4"]}, pile=["8"],
                    melds=[(0, "8", ["8"] * 5 + ["2"])], opened=(0,))
-    assert pick(arr, 0, ("8", ["2"]), ("8", ["8", "8", "2"])) == NOT_QUALIFIED
+    assert pick(arr, 0, ("8", ["2"]), ("8", ["8", "8", "2"])) == E_NO_PAIR
     assert arr[0]["books"][0, BOOK_DIRTY] == 0
 
 
@@ -108,8 +113,6 @@ def test_R_PU5_rest_of_the_pile_joins_the_hand_and_play_goes_on():
     arr = position(hands={0: ["K", "K", "4"]}, pile=["Q", "Q", "Q", "K"], opened=(0,))
     assert pick(arr, 0, ("K", ["K"] * 3)) == OK
     assert held(arr, 0) == {"4": 1, "Q": 3}
-    from sim.melds import lay_line
-
     e, n = entries(("Q", ["Q"] * 3))
     assert arr.lay(0, e, n) == OK
 
@@ -117,7 +120,7 @@ def test_R_PU5_rest_of_the_pile_joins_the_hand_and_play_goes_on():
 def test_R_O3_R_X11_pickup_opening_counts_only_the_qualifying_melds():
     """Top K with K K held (30) in deal 1: not an opening, though the pile holds aces."""
     arr = position(hands={0: ["K", "K", "4"]}, pile=["A", "A", "A", "K"])
-    assert pick(arr, 0, ("K", ["K"] * 3)) == UNDER_MINIMUM
+    assert pick(arr, 0, ("K", ["K"] * 3)) == E_UNDER_MINIMUM
     # held aces laid in the same pick-up line do count
     arr = position(hands={0: ["K", "K", "A", "A", "A", "4"]}, pile=["5", "K"])
     assert pick(arr, 0, ("K", ["K"] * 3), ("A", ["A"] * 3)) == OK
@@ -126,7 +129,7 @@ def test_R_O3_R_X11_pickup_opening_counts_only_the_qualifying_melds():
 def test_W2_pick_up_a_nine_with_9_9_2():
     arr = position(hands={0: ["9", "9", "2", "4"]}, pile=["5", "9"])
     e, n = entries()
-    n = plan_pickup(arr[0], 0, e)
+    n = plan_pickup(arr.g, arr.w, 0, e)
     assert n > 0
     assert e[:n, 1].sum() == 3 and e[:n, 2].sum() == 1 and set(e[:n, 0]) == {5}  # 9 9 9 2
     assert arr.pickup(0, e, n) == OK

@@ -5,15 +5,15 @@ from __future__ import annotations
 import numpy as np
 
 from analysis.summary import game_totals, summarize
-from sim.melds import OK, UNDER_MINIMUM, lay_line
-from sim.engine.scoring import N_PARTS, P_BOOKS, P_LEFT, P_MELDED, P_OUT, P_RED3, score_parts
 from sim.engine.layout import S_OUT_SEAT
+from sim.engine.reasons import E_UNDER_MINIMUM, OK
+from sim.engine.scoring import N_PARTS, P_BOOKS, P_LEFT, P_MELDED, P_OUT, P_RED3, score_parts
 from tests.position import entries, position
 
 
 def parts_of(arr, team: int) -> tuple[int, np.ndarray]:
     parts = np.zeros(N_PARTS, dtype=np.int64)
-    total = score_parts(arr[0], team, parts)
+    total = score_parts(arr.g, team, parts)
     return total, parts
 
 
@@ -69,7 +69,7 @@ def test_R_S5_going_out_bonus_only_for_the_partnership_that_went_out():
 
 def test_W4_seven_sixes_are_not_an_opening_in_deal_1():
     arr = position(hands={0: ["6"] * 7 + ["4", "4"]}, deal=1)
-    assert lay(arr, 0, ("6", ["6"] * 7)) == UNDER_MINIMUM
+    assert lay(arr, 0, ("6", ["6"] * 7)) == E_UNDER_MINIMUM
 
 
 def test_R_X7_a_tied_game_is_half_a_win_each():
@@ -86,8 +86,8 @@ def test_R_X7_a_tied_game_is_half_a_win_each():
 
 
 def test_R_S_breakdown_sums_to_the_score_in_every_record():
-    from sim.play.api import play
     from sim.core.rules import Rules
+    from sim.play.api import play
 
     rec = play(Rules(), ["greedy", "random"] * 2, seed=5, first_game=0, n_games=50)
     total = rec["melded"] + rec["left"] + rec["red3"] + rec["books"] + rec["out"]

@@ -1,13 +1,26 @@
 """A turn (R-T), the Foot (R-F), going out (R-G), the end of a deal (R-E) and our decisions
-R-X1..R-X17, played through ``sim.engine.play_turn`` on stacked positions."""
+R-X1..R-X17, played through ``sim.play.loop.play_turn`` on stacked positions."""
 
 from __future__ import annotations
 
-from sim.engine import play_turn
-from sim.melds import FOOT_NEEDS_TWO, NO_BOOKS, OK, lay_line
-from sim.engine.layout import END_NONE, END_OUT, END_STOCK, S_ENDED, S_GRANTED, S_OUT_SEAT, S_STOCK_N
-from sim.turn import NEEDS_GRANT, NO_BOOKS_TO_OUT, discard
+from sim.engine.layout import (
+    END_NONE,
+    END_OUT,
+    END_STOCK,
+    S_ENDED,
+    S_GRANTED,
+    S_OUT_SEAT,
+    S_PILE_N,
+    S_STOCK_N,
+)
 from sim.engine.legal import may_go_out
+from sim.engine.reasons import (
+    E_DISCARD_NEEDS_GRANT,
+    E_DISCARD_NO_BOOKS,
+    E_FOOT_NEEDS_TWO,
+    E_NO_BOOKS,
+    OK,
+)
 from strategies.judgement import going_out_wins_deal
 from tests.position import entries, held, position
 
@@ -24,7 +37,7 @@ def test_R_T1_R_T2_draw_two_meld_discard():
     arr.play_turn(0)
     assert arr[0]["sc"][S_STOCK_N] == 2  # exactly two drawn
     assert arr[0]["meld"][0, 9, 0] == 3  # melded K K K
-    assert arr[0]["sc"][1] == 2  # one discard on the pile
+    assert arr[0]["sc"][S_PILE_N] == 2  # one discard on the pile
     assert sum(held(arr, 0).values()) == 2
 
 
@@ -39,7 +52,7 @@ def test_R_T3_R_X6_red_threes_exposed_and_replaced_one_by_one():
     from sim.core.rules import Rules
     from sim.runs.trace import decode
 
-    lines = [x for x in decode(arr[0], Rules(), 0, 0) if x["type"] in ("draw", "red3")]
+    lines = [x for x in decode(arr.t, Rules(), 0, 0) if x["type"] in ("draw", "red3")]
     assert lines[0] == {"type": "draw", "seat": 0, "cards": ["R3", "R3"]}
     assert lines[1] == {"type": "red3", "seat": 0, "count": 2, "replaced_with": ["R3", "A"]}
     assert lines[2] == {"type": "red3", "seat": 0, "count": 1, "replaced_with": ["5"]}
@@ -55,7 +68,7 @@ def test_R_X1_R_X9_red_three_without_replacement_ends_the_deal_and_still_scores(
     from sim.engine.scoring import N_PARTS, score_parts
 
     parts = np.zeros(N_PARTS, dtype=np.int64)
-    score_parts(arr[0], 0, parts)
+    score_parts(arr.g, 0, parts)
     assert parts[2] == 100
 
 
@@ -97,7 +110,7 @@ def test_R_F2_R_X5_melding_the_last_hand_card_continues_from_the_foot():
     assert arr[0]["on_foot"][0] == 1
     assert arr[0]["books"][0, 0] == 1  # K K K + K K K K: a clean book
     assert arr[0]["meld"][0, 10 - 2, 0] == 3  # R-X5: Q Q Q melded from the Foot this turn
-    assert arr[0]["sc"][1] == 2  # and the turn ended with a discard from the Foot
+    assert arr[0]["sc"][S_PILE_N] == 2  # and the turn ended with a discard from the Foot
 
 
 def test_R_G1_no_going_out_without_the_books():
@@ -106,20 +119,20 @@ def test_R_G1_no_going_out_without_the_books():
     arr[0]["sc"][S_GRANTED] = 1
     e, n = entries(("9", ["9"] * 3))
     assert arr.lay(0, e, n) == OK  # one card left: allowed with a grant
-    assert arr.discard(0, 0) == NO_BOOKS_TO_OUT  # but not the last one without a wild book
+    assert arr.discard(0, 0) == E_DISCARD_NO_BOOKS  # but not the last one without a wild book
     arr = position(hands={0: ["9", "9", "9"]}, on_foot=(0, 2), opened=(0,),
                    books={0: (2, 2, 0)})
     arr[0]["sc"][S_GRANTED] = 1
-    assert arr.lay(0, e, n) == NO_BOOKS
+    assert arr.lay(0, e, n) == E_NO_BOOKS
 
 
 def test_R_G2_R_X15_partner_must_have_picked_up_the_foot():
     arr = position(hands={0: ["9", "9"]}, on_foot=(0,), opened=(0,), books=ENOUGH_BOOKS)
-    assert not may_go_out(arr[0], 0)
+    assert not may_go_out(arr.g, 0)
     arr = position(hands={0: ["9", "9"]}, on_foot=(0, 2), opened=(0,), books=ENOUGH_BOOKS)
-    assert may_go_out(arr[0], 0)
+    assert may_go_out(arr.g, 0)
     arr = position(hands={0: ["9", "9"]}, opened=(0,), books=ENOUGH_BOOKS, on_foot=(2,))
-    assert not may_go_out(arr[0], 0)  # R-G1: the asker must be on the Foot too
+    assert not may_go_out(arr.g, 0)  # R-G1: the asker must be on the Foot too
 
 
 def test_R_G3_R_X3_ask_granted_when_going_out_wins_then_out():
@@ -132,7 +145,7 @@ def test_R_G3_R_X3_ask_granted_when_going_out_wins_then_out():
     from sim.core.rules import Rules
     from sim.runs.trace import decode
 
-    kinds = [x["type"] for x in decode(arr[0], Rules(), 0, 0)]
+    kinds = [x["type"] for x in decode(arr.t, Rules(), 0, 0)]
     assert kinds.index("ask") < kinds.index("out")
 
 
@@ -140,7 +153,7 @@ def test_R_X3_permission_refused_when_going_out_loses_the_deal():
     arr = position(hands={0: ["9", "9"], 2: ["5", "6"]}, on_foot=(0, 2), opened=(0, 1),
                    books={0: (2, 2, 1), 1: (5, 5, 2)}, melds=[(0, "9", ["9"] * 3)],
                    stock=["9", "4", "8"], pile=["B3"])
-    assert not going_out_wins_deal(arr[0], 2, 0)
+    assert not going_out_wins_deal(arr.g, 2)
     arr.play_turn(0)
     assert ended(arr) == END_NONE
     assert sum(held(arr, 0).values()) >= 1
@@ -149,11 +162,11 @@ def test_R_X3_permission_refused_when_going_out_loses_the_deal():
 def test_R_G4_R_X14_on_the_foot_keep_two_cards_without_permission():
     arr = position(hands={0: ["9", "9", "9", "4"]}, on_foot=(0,), opened=(0,))
     e, n = entries(("9", ["9"] * 3))
-    assert arr.lay(0, e, n) == FOOT_NEEDS_TWO
+    assert arr.lay(0, e, n) == E_FOOT_NEEDS_TWO
     arr = position(hands={0: ["9", "9", "9", "4", "5"]}, on_foot=(0,), opened=(0,))
     assert arr.lay(0, e, n) == OK  # two left
     assert arr.discard(0, 0) == OK  # down to one card: ordinary play
-    assert arr.discard(0, 1) == NEEDS_GRANT  # the last card only when going out
+    assert arr.discard(0, 1) == E_DISCARD_NEEDS_GRANT  # the last card only when going out
 
 
 def test_R_G4_hand_phase_may_meld_everything():

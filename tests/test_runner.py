@@ -10,9 +10,9 @@ import signal
 import numpy as np
 import pytest
 
-from sim.runs.aggregate import Aggregate
 from analysis.summary import summarize, summary_from_aggregate
 from sim.play.api import play
+from sim.runs.aggregate import Aggregate
 from sim.runs.storage import CorruptChunkError, Run, UntilCI, chunk_name
 from tests.runhelpers import (
     RULES,

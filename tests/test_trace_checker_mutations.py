@@ -69,7 +69,7 @@ def engine_traces_by_rule_set(tmp_path_factory: pytest.TempPathFactory) -> dict[
     Only the games the referee accepts are kept, so that the mutations corrupt legal play
     whatever the state of the engine (a game it plays illegally is no base for a corruption).
     """
-    from sim.cli import main  # the engine's public command line (TRACE.md: `handfoot trace`)
+    from sim.cli import main  # the engine's public command line (docs/trace.md: `handfoot trace`)
 
     folder = tmp_path_factory.mktemp("rule_sets")
     out: dict[str, list] = {}

@@ -1,6 +1,6 @@
 """The trace referee under every rule set: knobs read from the `deal` line's `rules` object.
 
-Hand-made traces (tests/trace_checker/builder.py) for each profile-specific rule of RULES.md
+Hand-made traces (tests/trace_checker/builder.py) for each profile-specific rule of docs/rules.md
 sections 11-13 (R-V1..R-V11) and the knobs of the `rules` object, accepted when legal and
 rejected when not. Test names cite the rule ids; expected scores are worked out by hand.
 """
@@ -120,7 +120,7 @@ def test_knobs_come_from_rules_not_from_the_profile_name() -> None:
     """Hands of 11 are right under eleven's knobs whatever the deal line's name says."""
     d = make_deal(rules=ELEVEN, name="standard")
     assert_ok([d])
-    d["rules"] = {}  # no knobs: `standard` as in RULES.md sections 1-10
+    d["rules"] = {}  # no knobs: `standard` as in docs/rules.md sections 1-10
     assert_flags([d], "R-D2")
 
 

@@ -1,6 +1,6 @@
 """The independent trace referee accepts legal play and rejects illegal play, rule by rule.
 
-Every trace here is hand-made with tests/trace_checker/builder.py from RULES.md alone (test
+Every trace here is hand-made with tests/trace_checker/builder.py from docs/rules.md alone (test
 names and docstrings cite the rule ids). Traces stop mid-deal (allow_incomplete) unless the test
 is about the end of a deal; expected scores are worked out by hand in the tests.
 """

@@ -3,103 +3,37 @@
 Each command plans paired comparisons, plays (or reuses) their run folders under
 ``runs/<report name>/``, analyses them lazily with polars, prints the answer and, with
 ``--report NAME``, writes ``reports/NAME/`` (index.html, summary.md, PNG figures, CSV tables,
-manifest.json). User mistakes are one line and exit code 2, registered on ``handfoot`` or run
-alone as ``python -m sim.cli.analysis``.
+manifest.json). User mistakes are one line and exit code 2 (sim.cli.errors); the commands are
+registered on ``handfoot`` or run alone as ``python -m sim.cli.analysis``.
 """
 
 from __future__ import annotations
 
-import contextlib
-import sys
-from collections.abc import Iterator
 from datetime import datetime
 from pathlib import Path
 
 import click
 
-
-class AnalysisUserError(click.ClickException):
-    """A mistake in the command line or a run folder in the way: one line, exit code 2."""
-
-    exit_code = 2
-
-
-class AnalysisInterrupted(click.ClickException):
-    """Ctrl-C or SIGTERM while playing: finished chunks are kept; exit code 130."""
-
-    exit_code = 130
-
-
-@contextlib.contextmanager
-def _user_errors() -> Iterator[None]:
-    """Every error that names a user's mistake becomes one line with exit code 2."""
-    from analysis.paired import PairingError
-    from analysis.report import ReportError
-    from sim.core.rules import RulesError
-    from sim.runs.runner import Interrupted
-    from sim.runs.storage import RunError
-    from strategies.registry import StrategyError
-
-    try:
-        yield
-    except Interrupted as exc:
-        run = exc.run
-        raise AnalysisInterrupted(
-            f"interrupted: {len(run.done())} of {len(run.chunks)} chunks of {run.path} are "
-            "kept; run the same command again to finish") from None
-    except (RulesError, StrategyError, RunError, PairingError, ReportError) as exc:
-        raise AnalysisUserError(str(exc)) from None
+from sim.cli.errors import UserError, run_group, user_errors
+from sim.cli.options import (
+    analysis_options,
+    check_games,
+    check_jobs,
+    check_report_name,
+    check_seed,
+    rules_option,
+)
 
 
 def _note(message: str) -> None:
     click.echo(f"handfoot: {message}", err=True)
 
 
-def _common(default_games: int):
-    """Options shared by the commands that play games."""
-    options = [
-        click.option("--games", "-n", type=int, default=default_games, show_default=True,
-                     help="Games per comparison, each played both ways (2x this many games)."),
-        click.option("--seed", "-s", type=int, default=1, show_default=True,
-                     help="Root seed: every comparison plays the same shuffles."),
-        click.option("--jobs", "-j", type=int, default=0, show_default=True,
-                     help="Worker processes (0: one per core)."),
-        click.option("--report", "report_name", default=None, metavar="NAME",
-                     help="Also write reports/NAME/ (index.html, summary.md, plots, CSV, "
-                          "manifest); runs go to runs/NAME/."),
-        click.option("--runs-dir", type=click.Path(path_type=Path), default=Path("runs"),
-                     show_default=True, help="Folder that holds run folders."),
-        click.option("--reports-dir", type=click.Path(path_type=Path), default=Path("reports"),
-                     show_default=True, help="Folder that holds reports."),
-        click.option("--rerun", is_flag=True,
-                     help="Replace the runs of an earlier command of the same name instead "
-                          "of reusing (or resuming) them."),
-        click.option("--progress/--no-progress", default=None,
-                     help="Progress on stderr  [default: when stderr is a terminal]"),
-    ]
-
-    def decorate(func):
-        for option in reversed(options):
-            func = option(func)
-        return func
-
-    return decorate
-
-
 def _check(games: int, seed: int, jobs: int, name: str | None) -> None:
-    from analysis.report import check_name
-
-    if games < 2:
-        raise AnalysisUserError(f"--games must be at least 2 (got {games})")
-    if seed < 0 or seed >= 2**63:
-        raise AnalysisUserError(f"--seed must be in 0..2**63-1 (got {seed})")
-    if jobs < 0:
-        raise AnalysisUserError(f"--jobs must be 0 (one per core) or more (got {jobs})")
-    if name is not None:
-        try:
-            check_name(name)
-        except ValueError as exc:
-            raise AnalysisUserError(str(exc)) from None
+    check_games(games, least=2)
+    check_seed(seed)
+    check_jobs(jobs)
+    check_report_name(name)
 
 
 def _root(runs_dir: Path, command: str, name: str | None) -> Path:
@@ -135,8 +69,7 @@ def _finish(kind: str, pairs, params: dict, name: str | None, reports_dir: Path,
 @click.command(epilog="Example: handfoot compare tactician greedy --games 5000 --report tg")
 @click.argument("a")
 @click.argument("b")
-@click.option("--rules", "rules_spec", default="standard", show_default=True,
-              help="Rule profile or rule file (TOML).")
+@rules_option()
 @click.option("--until-ci", type=float, default=None, metavar="WIDTH",
               help="Play until the 95% interval of --metric is narrower than WIDTH; --games "
                    "is then the most per orientation (default 1,000,000).")
@@ -144,7 +77,7 @@ def _finish(kind: str, pairs, params: dict, name: str | None, reports_dir: Path,
               show_default=True,
               help="For --until-ci: A's win rate (WIDTH as a fraction, e.g. 0.02) or the mean "
                    "score difference per game (points).")
-@_common(10_000)
+@analysis_options(10_000)
 def compare(a: str, b: str, rules_spec: str, until_ci: float | None, metric: str, games: int,
             seed: int, jobs: int, report_name: str | None, runs_dir: Path, reports_dir: Path,
             rerun: bool, progress: bool | None) -> None:
@@ -161,7 +94,7 @@ def compare(a: str, b: str, rules_spec: str, until_ci: float | None, metric: str
     most = games if src == click.core.ParameterSource.COMMANDLINE or until_ci is None \
         else 1_000_000
     _check(most, seed, jobs, report_name)
-    with _user_errors():
+    with user_errors():
         root = _root(runs_dir, "compare", report_name)
         folder = root / "strategies"
         pairing = cmp.plan(side(a, folder), side(b, folder), rules_spec)
@@ -170,7 +103,7 @@ def compare(a: str, b: str, rules_spec: str, until_ci: float | None, metric: str
             from analysis.until import play_until
 
             if not until_ci > 0:
-                raise AnalysisUserError(f"--until-ci must be a positive width (got {until_ci:g})")
+                raise UserError(f"--until-ci must be a positive width (got {until_ci:g})")
             outcome = play_until(pairing, root, seed, until_ci, metric, most, jobs=jobs,
                                  rerun=rerun, progress=progress, note=_note)
             pairs = [outcome.runs]
@@ -202,9 +135,8 @@ def _games_played(pair) -> int:
               help="The parameter and its values, e.g. hold_wilds=0,1,2,3.")
 @click.option("--against", default=None,
               help="The opponent of every value  [default: --strategy with its own values]")
-@click.option("--rules", "rules_spec", default="standard", show_default=True,
-              help="Rule profile or rule file (TOML).")
-@_common(10_000)
+@rules_option()
+@analysis_options(10_000)
 def sweep(strategy: str, param_text: str, against: str | None, rules_spec: str, games: int,
           seed: int, jobs: int, report_name: str | None, runs_dir: Path, reports_dir: Path,
           rerun: bool, progress: bool | None) -> None:
@@ -217,7 +149,7 @@ def sweep(strategy: str, param_text: str, against: str | None, rules_spec: str, 
     from analysis.playing import play_pairs
 
     _check(games, seed, jobs, report_name)
-    with _user_errors():
+    with user_errors():
         param, values = sw.parse_param(param_text, strategy)
         root = _root(runs_dir, "sweep", report_name)
         pairings = sw.plan(strategy, param, values, against, rules_spec, root / "strategies")
@@ -235,7 +167,7 @@ def sweep(strategy: str, param_text: str, against: str | None, rules_spec: str, 
               help="The stronger strategy (name or TOML file).")
 @click.option("--weak", default="greedy", show_default=True,
               help="The weaker strategy (name or TOML file).")
-@_common(10_000)
+@analysis_options(10_000)
 def rules_compare(profiles: tuple[str, ...], strong: str, weak: str, games: int, seed: int,
                   jobs: int, report_name: str | None, runs_dir: Path, reports_dir: Path,
                   rerun: bool, progress: bool | None) -> None:
@@ -246,7 +178,7 @@ def rules_compare(profiles: tuple[str, ...], strong: str, weak: str, games: int,
     from analysis.playing import play_pairs, side
 
     _check(games, seed, jobs, report_name)
-    with _user_errors():
+    with user_errors():
         root = _root(runs_dir, "rules-compare", report_name)
         folder = root / "strategies"
         pairings = variants.plan(profiles, side(strong, folder), side(weak, folder))
@@ -271,7 +203,7 @@ def report(name: str, reports_dir: Path) -> None:
     """
     from analysis.report import rebuild
 
-    with _user_errors():
+    with user_errors():
         content, path = rebuild(reports_dir, name)
     click.echo(content.terminal())
     click.echo("")
@@ -287,7 +219,7 @@ def ask() -> None:
 @click.option("--rules", "profiles", multiple=True,
               help="Rule profile or file; repeat for several  [default: standard, eleven, "
                    "saskatchewan]")
-@_common(80_000)
+@analysis_options(80_000)
 def hold_wild(profiles: tuple[str, ...], games: int, seed: int, jobs: int,
               report_name: str | None, runs_dir: Path, reports_dir: Path, rerun: bool,
               progress: bool | None) -> None:
@@ -304,7 +236,7 @@ def hold_wild(profiles: tuple[str, ...], games: int, seed: int, jobs: int,
 
     name = report_name or "hold-wild"
     _check(games, seed, jobs, name)
-    with _user_errors():
+    with user_errors():
         root = _root(runs_dir, "ask", name)
         chosen = list(profiles) or list(holdwild.PROFILES)
         pairings = holdwild.plan(chosen, holdwild.VALUES, root / "strategies")
@@ -329,18 +261,7 @@ for _command in COMMANDS:
 
 def main(argv: list[str] | None = None) -> None:
     """Standalone entry point with handfoot's error conventions."""
-    args = sys.argv[1:] if argv is None else argv
-    try:
-        cli.main(args=args or ["--help"], prog_name="handfoot", standalone_mode=False)
-    except click.UsageError as exc:
-        print(f"handfoot: error: {exc.format_message()}", file=sys.stderr)
-        sys.exit(2)
-    except click.ClickException as exc:
-        print(f"handfoot: error: {exc.format_message()}", file=sys.stderr)
-        sys.exit(exc.exit_code)
-    except click.Abort:
-        print("handfoot: interrupted", file=sys.stderr)
-        sys.exit(130)
+    run_group(cli, argv)
 
 
 if __name__ == "__main__":

@@ -9,34 +9,21 @@ from pathlib import Path
 import click
 from click.core import ParameterSource
 
+from sim.cli.errors import Stopped, UserError, run_group
+from sim.cli.options import (
+    check_games,
+    check_jobs,
+    check_seed,
+    rules_option,
+    seed_option,
+    strategy_options,
+)
 from sim.core.profiles import load_rules, profile_name
-from sim.core.rules import Rules, RulesError
-from sim.runs.storage import Run, RunError, RunSpec, UntilCI
-from strategies.registry import REGISTRY, StrategyError, load
+from sim.core.rules import Rules
+from sim.runs.storage import Run, RunSpec, UntilCI
+from strategies.registry import REGISTRY, load
 
 _STRATS = ", ".join(sorted(REGISTRY))
-
-
-class UserError(click.ClickException):
-    """A mistake in the command line: one line on stderr, exit code 2."""
-
-    exit_code = 2
-
-
-class RunInterrupted(click.ClickException):
-    """Ctrl-C or SIGTERM during a run: finished chunks are kept; exit code 130."""
-
-    exit_code = 130
-
-
-def _check_games(games: int) -> None:
-    if games < 1:
-        raise UserError(f"--games must be at least 1 (got {games})")
-
-
-def _check_seed(seed: int) -> None:
-    if seed < 0 or seed >= 2**63:
-        raise UserError(f"--seed must be in 0..2**63-1 (got {seed})")
 
 
 def _team_strategies(strategy: str | None, team0: str | None, team1: str | None) -> list[str]:
@@ -61,20 +48,8 @@ def _rules(name: str) -> Rules:
 
 def _play_options(func):
     """Options shared by every command that plays games."""
-    options = [
-        click.option("--seed", "-s", type=int, default=1, show_default=True,
-                      help="Root seed: the same seed gives the same results."),
-        click.option("--strategy", default=None,
-                     help=f"Strategy (a name: {_STRATS}; or a .toml file) for every seat, or "
-                          "a comma-separated list with one per seat."),
-        click.option("--team0", default=None,
-                     help="Strategy (name or .toml file) of partnership 0 (seats 0, 2)."),
-        click.option("--team1", default=None,
-                     help="Strategy (name or .toml file) of partnership 1 (seats 1, 3)."),
-        click.option("--rules", "rules_name", default="standard", show_default=True,
-                     help="Rule profile."),
-    ]
-    for option in reversed(options):
+    for option in reversed([seed_option(), strategy_options(_STRATS),
+                            rules_option("rules_name")]):
         func = option(func)
     return func
 
@@ -130,8 +105,7 @@ def simulate(games: int | None, seed: int, strategy: str | None, team0: str | No
     from analysis.summary import format_summary, summary_from_aggregate
     from sim.runs.runner import Interrupted, simulate_to
 
-    if jobs < 0:
-        raise UserError(f"--jobs must be 0 (one per core) or more (got {jobs})")
+    check_jobs(jobs)
     if connect_timeout <= 0:
         raise UserError(f"--connect-timeout must be positive (got {connect_timeout:g})")
     if resume is not None:
@@ -153,7 +127,7 @@ def simulate(games: int | None, seed: int, strategy: str | None, team0: str | No
                                           None if resume is not None else spec, backend, jobs,
                                           scheduler, connect_timeout, progress=show, note=note)
     except Interrupted as exc:
-        raise RunInterrupted(str(exc)) from None
+        raise Stopped(str(exc)) from None
     kept = "Parquet (zstd)" if spec.keep_records else "summary only"
     click.echo(f"rules: {spec.profile} ({spec.rules.rules_id}); seed {spec.seed}; "
                f"{where.describe()}")
@@ -215,8 +189,8 @@ def _new_spec(games: int | None, seed: int, strategy: str | None, team0: str | N
 
     if games is None:
         games = 20_000 if until_ci is None else 10_000_000
-    _check_games(games)
-    _check_seed(seed)
+    check_games(games)
+    check_seed(seed)
     if chunk_size < 1:
         raise UserError(f"--chunk-size must be at least 1 (got {chunk_size})")
     until = None
@@ -310,8 +284,8 @@ def trace(out: Path, games: int, seed: int, strategy: str | None, team0: str | N
     from sim.play.api import seats_for_teams
     from sim.runs.trace import trace_games, write_jsonl
 
-    _check_games(games)
-    _check_seed(seed)
+    check_games(games)
+    check_seed(seed)
     teams = _team_strategies(strategy, team0, team1)
     rules = _rules(rules_name)
     try:
@@ -341,26 +315,7 @@ _add_groups()
 
 def main(argv: list[str] | None = None) -> None:
     """Entry point: user mistakes become one line on stderr and exit code 2."""
-    args = sys.argv[1:] if argv is None else argv
-    try:
-        app.main(args=args or ["--help"], prog_name="handfoot", standalone_mode=False)
-    except (RulesError, StrategyError, RunError) as exc:
-        _fail(str(exc))
-    except RunInterrupted as exc:
-        print(f"handfoot: {exc.format_message()}", file=sys.stderr)
-        sys.exit(exc.exit_code)
-    except click.UsageError as exc:
-        _fail(exc.format_message())
-    except click.ClickException as exc:
-        _fail(exc.format_message(), exc.exit_code)
-    except click.Abort:
-        print("handfoot: interrupted", file=sys.stderr)
-        sys.exit(130)
-
-
-def _fail(message: str, code: int = 2) -> None:
-    print(f"handfoot: error: {message}", file=sys.stderr)
-    sys.exit(code)
+    run_group(app, argv)
 
 
 if __name__ == "__main__":

@@ -1,4 +1,4 @@
-"""Named rule profiles (RULES.md sections 12-13) and rule files (TOML with ``base = NAME``)."""
+"""Named rule profiles (docs/rules.md sections 12-13) and rule files (TOML with ``base = NAME``)."""
 
 from __future__ import annotations
 

@@ -69,32 +69,32 @@ class Rules:
         False, "deal 4 opens with a concealed book instead of points", "R-V5")
     starting_card: str = _knob(
         "bury", "a starting red three or wild: bury, keep (left in the pile), none (no "
-                "starting card)", "R-D3 R-V10", choices=("bury", "keep", "none"))
+                "starting card)", "R-D3 R-X4 R-V10", choices=("bury", "keep", "none"))
     pickup_size: int = _knob(7, "cards taken from the top of the discard pile", "R-PU5", 1, 50)
     pickup_rule: str = _knob(
         "top", "top: top pickup_size (all if fewer); whole: the whole pile; exact: exactly "
                "pickup_size, only when the pile holds that many", "R-PU5",
         choices=("top", "whole", "exact"))
     wild_top_pickup: bool = _knob(True, "a two or joker on top may be taken with a pair of it",
-                                  "R-PU2")
+                                  "R-PU2 R-T5")
     wild_ratio: str = _knob("double", "double: naturals >= 2 x wilds; more: naturals > wilds",
-                            "R-M3", choices=("double", "more"))
+                            "R-M3 R-X13", choices=("double", "more"))
     max_wilds_per_meld: int = _knob(0, "hard cap on wilds in a meld; 0: only the ratio limits",
                                     "R-M3", 0, 10)
     books: str = _knob("closed", "closed: melds stop at 7; grow: one meld per rank, a book at 7 "
                                  "that keeps growing; naturals: completed books accept more "
-                                 "naturals", "R-M6 R-V3 R-V4",
+                                 "naturals", "R-M6 R-M7 R-V3 R-V4",
                        choices=("closed", "grow", "naturals"))
     wild_melds: bool = _knob(True, "melds of wilds only are allowed", "R-M4")
-    black3_melds: bool = _knob(False, "black threes may form melds, no wilds, -5 each", "R-V7")
+    black3_melds: bool = _knob(False, "black threes may form melds, no wilds, -5 each", "R-M5 R-V7")
     red3_rule: str = _knob("expose", "expose: exposed and replaced; discard: held and "
                                      "discarded as soon as possible", "R-T3 R-V6",
                            choices=("expose", "discard"))
-    red3_bonus: int = _knob(100, "per red three exposed", "R-S3", 0, 10_000)
+    red3_bonus: int = _knob(100, "per red three exposed", "R-S3 R-X9", 0, 10_000)
     red3_penalty: int = _knob(100, "per red three left in a Hand or Foot", "R-S3 R-V6",
                               0, 10_000)
     clean_book_bonus: int = _knob(500, "bonus per clean book", "R-S4", 0, 100_000)
-    dirty_book_bonus: int = _knob(300, "bonus per dirty book", "R-S4", 0, 100_000)
+    dirty_book_bonus: int = _knob(300, "bonus per dirty book", "R-S4 R-V7", 0, 100_000)
     wild_book_bonus: int = _knob(1500, "bonus per wild book", "R-S4", 0, 100_000)
     going_out_bonus: int = _knob(100, "for going out", "R-S5", 0, 100_000)
     out_clean_books: tuple[int, int, int, int] = _knob(
@@ -105,7 +105,7 @@ class Rules:
         (1, 1, 1, 1), "wild books needed to go out, deals 1-4", "R-G1", 0, 20)
     final_discard_required: bool = _knob(False, "going out must end with a discard", "R-G3")
     partner_foot_required: bool = _knob(
-        True, "partners must have picked up their Foot before going out", "R-G2 R-V9")
+        True, "partners must have picked up their Foot before going out", "R-G2 R-X15 R-V9")
     wild_discard: str = _knob("pair", "pair: a discarded wild needs a pair of it to be taken; "
                                       "freeze: it sets the pile aside", "R-T5 R-V8",
                               choices=("pair", "freeze"))

@@ -1,7 +1,7 @@
 """A counter-based generator keyed by (root seed, game, deal, stream).
 
 Every deal's randomness depends only on those numbers, never on which worker plays it or in
-what order, so results are identical for any number of workers or chunk size (DESIGN.md).
+what order, so results are identical for any number of workers or chunk size (docs/design.md).
 Shuffles and strategy decisions use separate streams, so two strategies facing each other on
 the same seeds see the same deals (paired comparisons). All arithmetic stays in uint64: numba
 promotes a uint64/int64 mix to float64, which would silently break the generator.

@@ -411,6 +411,15 @@ class Run:
             raise RunError(f"{self.path} has no finished chunks yet")
         return pl.scan_parquet(files)
 
+    def to_pandas(self, columns: list[str] | None = None):
+        """The per-deal records as a pandas DataFrame (one row per deal, flat columns such as
+        ``score_0``), for people who analyse runs in pandas; checked like ``scan``. Pick
+        ``columns`` to keep memory down on big runs."""
+        frame = self.scan()
+        if columns is not None:
+            frame = frame.select(columns)
+        return frame.collect().to_pandas()
+
     # --- Saving -----------------------------------------------------------------------------
 
     def set_status(self, status: str) -> None:

@@ -8,7 +8,7 @@ judges legality: tests use it to write illegal lines too.
 
 Other rule sets: `make_deal(rules={...})` writes a `deal` line whose `rules` object is the
 standard knobs overridden by the given ones (`PROFILE_RULES` holds the named profiles of
-RULES.md section 12, written out from the rule book), and `TraceBuilder` reads the knobs back
+docs/rules.md section 12, written out from the rule book), and `TraceBuilder` reads the knobs back
 from that line: pick-up size and rule, red threes exposed or kept (R-V6: no `red3` lines), a
 wild discard followed by its `freeze` line (R-V8), `restock`.
 """
@@ -21,7 +21,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from .cards import BLACK3, KINDS, NATURALS, RED3, WILDS, is_wild
 from .profiles import STANDARD, Profile
 
-# RULES.md sections 12-13 (R-V1..R-V11) as knob overrides of `standard`, 4 players.
+# docs/rules.md sections 12-13 (R-V1..R-V11) as knob overrides of `standard`, 4 players.
 _INDIVIDUAL_11 = {
     "partnerships": 4,
     "hand_size": 11,

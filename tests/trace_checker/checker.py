@@ -1,8 +1,8 @@
-"""Independent referee for deal traces (TRACE.md) under any rule set (RULES.md 1-13).
+"""Independent referee for deal traces (docs/trace.md) under any rule set (docs/rules.md 1-13).
 
 The checker keeps its own copy of every card's place (stock, pile, each Hand and Foot, melds,
 books, exposed red threes), validates every line against that state before applying it, and
-asserts card conservation after each line. It was written from RULES.md and TRACE.md only, so
+asserts card conservation after each line. It was written from docs/rules.md and docs/trace.md only, so
 that it can catch engine bugs rather than repeat them.
 
 A violation that leaves the referee unsure where the cards are (a wrong draw, a missing line,
@@ -14,7 +14,7 @@ The rule set is read from the knobs of each `deal` line's `rules` object (profil
 from the profile's name, so custom rule files are checked like the named profiles; a `deal` line
 without a `rules` object is accepted only for `standard` (sections 1-10).
 
-Rule ids are RULES.md's; besides them: TRACE (format), CARDS (a card is not where a line says,
+Rule ids are docs/rules.md's; besides them: TRACE (format), CARDS (a card is not where a line says,
 or conservation broke), PROFILE (a `rules` object the referee cannot use: unknown, missing or
 invalid knobs, or a non-standard profile without one), R-PU (`taken` is not what the pick-up
 size and rule take: section 5's opening sentence has no id; also the `exact` pick-up from a pile
@@ -27,9 +27,9 @@ R-T3 for a missing `red3` line and for wrong replacements). `disabled=` (TraceCh
 check_trace, check_file; `--disable` on the command line) switches named checks off, to show
 which check catches a corruption and that no neighbour does.
 
-Interpretations settled by the project where RULES.md leaves room (noted where they apply):
+Interpretations settled by the project where docs/rules.md leaves room (noted where they apply):
 - R-O1/R-O2: the partnership's first *line* carrying melds must reach the minimum on its own;
-  RULES.md R-O2 speaks of melds "laid in the same turn", the trace format puts them in one line.
+  docs/rules.md R-O2 speaks of melds "laid in the same turn", the trace format puts them in one line.
 - R-PU2/R-PU4/R-X12: without an unfinished meld of the top card's rank, one entry must start
   the meld with the top card and 2 held cards of its kind; with one, the rank's entries must
   book it and start a new legal meld, with top + 2 held of that kind between them.
@@ -40,7 +40,7 @@ Interpretations settled by the project where RULES.md leaves room (noted where t
 - Game lines: totals are the sums of the deal scores written in the trace (each deal's own
   scores are checked at its `end`); a game whose deal could not be replayed is not judged.
 
-Profile knobs (RULES.md sections 11-13, as settled by the project's brief for this referee; where
+Profile knobs (docs/rules.md sections 11-13, as settled by the project's brief for this referee; where
 section 13 and that brief differ, the brief is followed and the place says so):
 - R-V3 books "grow": one meld per rank for the whole deal; a pick-up's entries of the top card's
   rank must hold the top card and 2 held cards of its kind between them (reported as R-PU2).
@@ -51,7 +51,7 @@ section 13 and that brief differ, the brief is followed and the place says so):
   at 7 as in R-M6 (black threes and wilds are not naturals): an entry taking one past 7, or a
   "book": true entry of rank B3 or W, is reported as R-V4.
 - R-V5: the concealed deal-4 opening needs an entry starting a new meld with 7+ cards in a
-  `meld` line of a turn without a pick-up; a pick-up never opens in that deal. RULES.md says
+  `meld` line of a turn without a pick-up; a pick-up never opens in that deal. docs/rules.md says
   "laid from held cards", which every `meld` line is.
 - R-V6 red3_rule "discard": when a player holds a red three, each discard must be a red three.
   "Never picked up" is read, as the brief says, as "a top red three blocks the pile" (no pair
@@ -96,7 +96,7 @@ SEATED = frozenset({"red3", "foot", "draw", "pickup", "meld", "ask", "discard", 
 
 @dataclass(frozen=True)
 class Violation:
-    """One broken rule: 1-based trace line, rule id (RULES.md id, or TRACE/CARDS/PROFILE), and
+    """One broken rule: 1-based trace line, rule id (docs/rules.md id, or TRACE/CARDS/PROFILE), and
     the id of the check that found it (checks.py: `RULE/name`, unique to that check)."""
 
     line: int

@@ -1,6 +1,6 @@
 """The referee's named checks: every violation comes from exactly one of them.
 
-A check id is `RULE/name`: the rule id it reports (RULES.md's, or TRACE / CARDS / PROFILE, see
+A check id is `RULE/name`: the rule id it reports (docs/rules.md's, or TRACE / CARDS / PROFILE, see
 checker.py) and a name that tells it apart from the other checks of that rule. A `Violation`
 carries both (`rule` and `check`); tests and mutations that must prove *which* check caught a
 corruption name the check id, since several checks report the same rule id (the deal score and

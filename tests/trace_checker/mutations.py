@@ -6,7 +6,7 @@ trace has no such place. Sites are chosen on the checker's replayed state so tha
 stays self-consistent (cards taken out of a meld stay in the player's hand, and so on) and the
 intended rule is the one that breaks. `MUTATIONS` maps each name to (function, expected check)
 for `standard` traces; `PROFILE_MUTATIONS` maps "profile:name" to (function, expected check,
-profile whose engine traces it corrupts) for the other rule sets (RULES.md sections 11-13);
+profile whose engine traces it corrupts) for the other rule sets (docs/rules.md sections 11-13);
 `RULE_SET_MUTATIONS` does the same for the rule files of `RULE_SETS` (knobs over `standard`
 that no named profile combines).
 
@@ -531,7 +531,7 @@ MUTATIONS: dict[str, tuple[Mutation, str]] = {
 }
 
 
-# -- profile knobs (RULES.md sections 11-13) -------------------------------------------------
+# -- profile knobs (docs/rules.md sections 11-13) -------------------------------------------------
 def _spare_wilds(st: DealState, line: dict) -> list[str]:
     """Wilds the seat of a meld line holds and does not meld in that line."""
     spare = st.held(line["seat"]) - _entry_cards(line)
@@ -832,7 +832,7 @@ for _profile in ("eleven", "saskatchewan", "simpson", "brouillette", "brouillett
         PROFILE_MUTATIONS[f"{_profile}:{_name}"] = (_fn, _check, _profile)
 
 
-# -- rule files that no named profile is (RULES.md R-V4 with R-V7 and R-M4) ------------------
+# -- rule files that no named profile is (docs/rules.md R-V4 with R-V7 and R-M4) ------------------
 def _slip_in(lines: Lines, i: int, seat: int, card: str, k: int) -> Lines | None:
     """A copy of the trace in which `seat` holds k more `card` at line i (None if impossible).
 
@@ -965,7 +965,7 @@ def black3_onto_completed_book(lines: Lines) -> Lines | None:
     return None
 
 
-# Rule sets as knob overrides of `standard` (the `rules` object of TRACE.md; a rule file for the
+# Rule sets as knob overrides of `standard` (the `rules` object of docs/trace.md; a rule file for the
 # engine is `base = "standard"` plus these knobs).
 RULE_SETS: dict[str, dict[str, object]] = {
     # completed books take more naturals (R-V4) and black threes meld (R-V7); wild melds stay

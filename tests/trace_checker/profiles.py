@@ -1,4 +1,4 @@
-"""Rule knobs (RULES.md section 11) as the checker reads them from a `deal` line's `rules` object.
+"""Rule knobs (docs/rules.md section 11) as the checker reads them from a `deal` line's `rules` object.
 
 Every number and switch the checker uses comes from a `Profile`, never from a literal in the
 checking code and never from the profile's *name*: a trace names its profile (`standard`,
@@ -6,7 +6,7 @@ checking code and never from the profile's *name*: a trace names its profile (`s
 custom rule files are checked as well as the named profiles. `STANDARD` (sections 1-10) is only
 the fallback for a `standard` deal line that carries no `rules` object (hand-written traces).
 
-The knob names and values are those of TRACE.md's `rules` object:
+The knob names and values are those of docs/trace.md's `rules` object:
 players, partnerships, decks, jokers_per_deck, hand_size, foot_size, deals_per_game,
 opening_minimums, deal4_concealed_book, starting_card, pickup_size, pickup_rule, wild_top_pickup,
 wild_ratio, max_wilds_per_meld, books, wild_melds, black3_melds, red3_rule, red3_bonus,

@@ -1,0 +1,97 @@
+"""Options every command shares, declared once, and their checks (one-line errors)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+
+import click
+
+from sim.cli.errors import UserError
+
+
+def _apply(options: list) -> Callable:
+    def decorate(func):
+        for option in reversed(options):
+            func = option(func)
+        return func
+
+    return decorate
+
+
+def seed_option(help_text: str = "Root seed: the same seed gives the same results."):
+    return click.option("--seed", "-s", type=int, default=1, show_default=True, help=help_text)
+
+
+def jobs_option():
+    return click.option("--jobs", "-j", type=int, default=0, show_default=True,
+                        help="Worker processes (0: one per core).")
+
+
+def rules_option(dest: str = "rules_spec"):
+    return click.option("--rules", dest, default="standard", show_default=True,
+                        help="Rule profile (see `handfoot rules list`) or rule file (TOML).")
+
+
+def progress_option():
+    return click.option("--progress/--no-progress", default=None,
+                        help="Progress on stderr  [default: when stderr is a terminal]")
+
+
+def strategy_options(names: str):
+    """--strategy (every seat, or one per seat), --team0, --team1."""
+    return _apply([
+        click.option("--strategy", default=None,
+                     help=f"Strategy (a name: {names}; or a .toml file) for every seat, or a "
+                          "comma-separated list with one per seat."),
+        click.option("--team0", default=None,
+                     help="Strategy (name or .toml file) of partnership 0 (seats 0, 2)."),
+        click.option("--team1", default=None,
+                     help="Strategy (name or .toml file) of partnership 1 (seats 1, 3)."),
+    ])
+
+
+def analysis_options(default_games: int):
+    """Options of the commands that play paired comparisons and write reports."""
+    return _apply([
+        click.option("--games", "-n", type=int, default=default_games, show_default=True,
+                     help="Games per comparison, each played both ways (2x this many games)."),
+        seed_option("Root seed: every comparison plays the same shuffles."),
+        jobs_option(),
+        click.option("--report", "report_name", default=None, metavar="NAME",
+                     help="Also write reports/NAME/ (index.html, summary.md, plots, CSV, "
+                          "manifest); runs go to runs/NAME/."),
+        click.option("--runs-dir", type=click.Path(path_type=Path), default=Path("runs"),
+                     show_default=True, help="Folder that holds run folders."),
+        click.option("--reports-dir", type=click.Path(path_type=Path), default=Path("reports"),
+                     show_default=True, help="Folder that holds reports."),
+        click.option("--rerun", is_flag=True,
+                     help="Replace the runs of an earlier command of the same name instead "
+                          "of reusing (or resuming) them."),
+        progress_option(),
+    ])
+
+
+def check_games(games: int, least: int = 1) -> None:
+    if games < least:
+        raise UserError(f"--games must be at least {least} (got {games})")
+
+
+def check_seed(seed: int) -> None:
+    if seed < 0 or seed >= 2**63:
+        raise UserError(f"--seed must be in 0..2**63-1 (got {seed})")
+
+
+def check_jobs(jobs: int) -> None:
+    if jobs < 0:
+        raise UserError(f"--jobs must be 0 (one per core) or more (got {jobs})")
+
+
+def check_report_name(name: str | None) -> None:
+    from analysis.report import check_name
+
+    if name is not None:
+        try:
+            check_name(name)
+        except ValueError as exc:
+            raise UserError(str(exc)) from None
