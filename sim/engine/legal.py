@@ -65,6 +65,7 @@ from sim.engine.reasons import (
     E_NO_CONCEALED_BOOK,
     E_NO_PAIR,
     E_NOT_HELD,
+    E_PICKUP_NOT_HELD,
     E_PILE_BLOCKED,
     E_RED3_FIRST,
     E_SHAPE,
@@ -364,6 +365,8 @@ def check_pickup(g, w, seat: int, entries, n: int) -> int:
     copy_counts(w.avail, g.hand[seat])
     w.avail[top] += 1
     reason = check_entries(g, w, team, entries, n, w.avail)
+    if reason == E_NOT_HELD:
+        return E_PICKUP_NOT_HELD  # R-PU3
     if reason != OK:
         return reason
     held_after = taken_count(g) - 1

@@ -39,6 +39,7 @@ E_RED3_FIRST = 24
 E_ASK_NOT_ALLOWED = 25
 E_NOT_OUT = 26  # a granted player who still holds cards after the going-out melds
 E_BAD_ANSWER = 27  # a grant that is not 0 or 1
+E_PICKUP_NOT_HELD = 28  # a pick-up's melds use cards that are neither held nor the top card
 
 REASONS: dict[int, tuple[str, str]] = {
     E_SHAPE: ("R-M2", "a meld entry needs cards of a rank that exists"),
@@ -51,8 +52,9 @@ REASONS: dict[int, tuple[str, str]] = {
     E_TOO_BIG: ("R-M6", "a meld never exceeds 7 cards"),
     E_BOOK_CLOSED: ("R-V4", "past 7 cards only naturals of the rank join (not wilds, not "
                             "black threes, not a new meld)"),
-    E_NOT_HELD: ("R-PU3", "only held cards (and the pile's top card at a pick-up) may be "
-                          "melded"),
+    E_NOT_HELD: ("R-T1", "a player melds only cards it holds"),
+    E_PICKUP_NOT_HELD: ("R-PU3", "only the top card and held cards may make the pick-up's "
+                                 "melds"),
     E_EMPTY_LINE: ("R-T1", "a meld line lays at least one entry"),
     E_UNDER_MINIMUM: ("R-O1", "the first melds of a deal must reach the opening minimum"),
     E_NO_CONCEALED_BOOK: ("R-V5", "deal 4 opens with a concealed book from the hand"),
