@@ -29,7 +29,7 @@ def hooks_of(info: StrategyInfo) -> tuple:
             from None
     hooks = []
     for name in HOOK_NAMES:
-        func = getattr(module, name, None)
+        func = getattr(getattr(module, name, None), "pointer", None)
         if func is None or HOOK_SIGNATURE.args not in getattr(func, "signatures", ()):
             raise StrategyError(f"strategy '{info.name}': {info.kernel} has no hook '{name}' "
                                 f"compiled with sim.engine.hooktypes.hook")

@@ -28,5 +28,9 @@ HOOK_TYPE = types.FunctionType(HOOK_SIGNATURE)
 
 
 def hook(func):
-    """Compile a strategy hook with ``HOOK_SIGNATURE`` (cached on disk like every kernel)."""
-    return njit(HOOK_SIGNATURE, cache=True)(func)
+    """A strategy hook: an ordinary compiled function (so the game loop can call a built-in
+    strategy directly, letting the compiler inline it), carrying ``.pointer``, the same code
+    compiled with ``HOOK_SIGNATURE`` as a first-class function value for every other call."""
+    direct = njit(cache=True)(func)
+    direct.pointer = njit(HOOK_SIGNATURE, cache=True)(func)
+    return direct

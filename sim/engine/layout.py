@@ -115,7 +115,7 @@ GAME_DTYPE = np.dtype(
         ("deck", np.int32, (_K,)),  # composition of the shoe, for conservation checks
         ("rng", np.uint64, (2,)),  # [STREAM_DEAL]: the deal's shuffles (restocks, R-V8)
     ],
-    align=True,  # every field on its natural boundary: unaligned int64 loads cost ~10%
+    align=True,  # every field on its natural boundary
 )
 
 # Slots of the work area's int64 scalar array ``w.sc``.

@@ -65,7 +65,7 @@ def _builtin(kernel: int, decision: int, g, w, t, x, seat: int) -> int:
     return random_play.choose_discard(g, w, t, x, seat)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _call(g, w, t, x, hooks, fast, seat: int) -> int:
     decision = g.sc[S_DECISION]
     kernel = fast[seat]
@@ -74,7 +74,7 @@ def _call(g, w, t, x, hooks, fast, seat: int) -> int:
     return _builtin(kernel, decision, g, w, t, x, seat)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def decide(g, w, t, x, guard, hooks, fast) -> int:
     """Ask the pending decision's hook for its proposal (``w.prop``) and return its value."""
     clear_proposal(w)
