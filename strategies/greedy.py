@@ -8,6 +8,8 @@ permission when going out wins the deal on points (R-X3).
 
 from __future__ import annotations
 
+from numba import njit
+
 from sim.core.rules import R_OUT_DIRTY, R_OUT_WILD
 from sim.engine.hooktypes import hook
 from sim.engine.layout import BOOK_DIRTY, BOOK_WILD
@@ -25,14 +27,11 @@ def choose_pickup(g, w, t, x, seat):
     return propose_pickup(w, w.entries, pl.plan_pickup(g, w, seat, w.entries))
 
 
-@hook
-def propose_melds(g, w, t, x, seat):
+@njit(cache=True)
+def plan_turn_melds(g, w, seat: int, entries) -> int:
+    """Greedy's meld line for this turn (without going out), trimmed to keep two cards on
+    the Foot; 0 entries when it would not (or could not yet) open."""
     team = team_of(g, seat)
-    if may_go_out(g, seat):
-        n_out, _ = plan_go_out(g, w, seat, w.entries2)
-        if n_out >= 0:
-            return WANT_OUT
-    entries = w.entries
     d = deal_index(g)
     if g.opened[team] == 0 and needs_concealed_book(g):
         n = pl.plan_concealed_book(g, w, seat, entries)  # R-V5
@@ -48,7 +47,16 @@ def propose_melds(g, w, t, x, seat):
         elif w.plan_books[BOOK_DIRTY] < g.rules[R_OUT_DIRTY + d]:
             n = pl.plan_wilds_to_naturals(g, w, entries, n, 99)
             n = pl.plan_pairs_with_wild(g, w, entries, n, 99)
-    propose_line(w, entries, pl.trim_for_foot(g, seat, entries, n))
+    return pl.trim_for_foot(g, seat, entries, n)
+
+
+@hook
+def propose_melds(g, w, t, x, seat):
+    if may_go_out(g, seat):
+        n_out, _ = plan_go_out(g, w, seat, w.entries2)
+        if n_out >= 0:
+            return WANT_OUT
+    propose_line(w, w.entries, plan_turn_melds(g, w, seat, w.entries))
     return 0
 
 

@@ -23,6 +23,7 @@ import numpy as np
 
 from sim.core.tomlfile import read_toml
 from strategies.params import TACTICIAN_PARAMS, Param
+from strategies.search.params import SEARCH_DEFAULTS, SEARCH_PARAMS
 
 N_PARAM_SLOTS = 16
 
@@ -61,7 +62,11 @@ class StrategyInfo:
 
 
 # Parameter specs by kernel module (a kernel without an entry takes no parameters).
-PARAM_SPECS: dict[str, tuple[Param, ...]] = {"strategies.tactician": TACTICIAN_PARAMS}
+PARAM_SPECS: dict[str, tuple[Param, ...]] = {
+    "strategies.tactician": TACTICIAN_PARAMS,
+    "strategies.search.pimc": SEARCH_PARAMS,
+    "strategies.search.oracle": SEARCH_PARAMS,
+}
 
 # Defaults measured against greedy (README, strategy ladder): leaving natural books one card
 # short while the partner is not on the Foot is worth about +500 points a game; holding a
@@ -89,6 +94,14 @@ REGISTRY: dict[str, StrategyInfo] = {
                              "back until the partner is on the Foot, discard safely, block "
                              "with black threes (holding a wild measured as a loss: off)",
                              CAUTIOUS),
+    "pimc": StrategyInfo("pimc", "strategies.search.pimc",
+                         "Monte Carlo search: plays each candidate on in imagined deals of the "
+                         "unseen cards and takes the best (see strategies show pimc)",
+                         SEARCH_DEFAULTS),
+    "oracle": StrategyInfo("oracle", "strategies.search.oracle",
+                           "the pimc search seeing every hidden card: a ceiling for "
+                           "measurement, never a fair player", SEARCH_DEFAULTS,
+                           sees_hidden=True),
 }
 
 

@@ -33,6 +33,13 @@ from sim.engine.reasons import OK
 
 
 @njit(cache=True)
+def _forget(g, seat: int, kind: int, n: int) -> None:
+    """``n`` held cards of ``kind`` left the seat's hand: of the cards known to be there
+    (taken from the pile), at most that many are gone, and never more than remain held."""
+    g.known[seat, kind] = max(0, min(g.known[seat, kind] - n, g.hand[seat, kind]))
+
+
+@njit(cache=True)
 def _apply_entries(g, t, seat: int, entries, n: int, line_id: int) -> None:
     """Move the entries' cards from the seat's held cards onto the partnership's table."""
     team = team_of(g, seat)
@@ -44,8 +51,11 @@ def _apply_entries(g, t, seat: int, entries, n: int, line_id: int) -> None:
         kind = RANK_KIND[rank]
         if kind >= 0:
             g.hand[seat, kind] -= nat
+            _forget(g, seat, kind, nat)
         g.hand[seat, TWO] -= twos
         g.hand[seat, JOKER] -= jokers
+        _forget(g, seat, TWO, twos)
+        _forget(g, seat, JOKER, jokers)
         if place_entry(g, g.meld[team], g.books[team], g.rank_books[team], g.booked[team],
                        rank, nat, twos, jokers, entries[i, 4]) != OK:
             raise AssertionError("a checked meld entry failed to apply")
@@ -93,6 +103,7 @@ def apply_pickup(g, w, t, seat: int, entries, n: int) -> int:
         ev.emit_card(t, e, card)
         g.hand[seat, card] += 1  # the top card joins a meld at once; the rest are kept
         g.taken[seat, card] += 1  # everyone saw it taken
+        g.known[seat, card] += 1
     g.sc[S_PILE_N] = pile_n - k
     _apply_entries(g, t, seat, entries, n, line_id)
     _mark_opened(g, team_of(g, seat))
@@ -131,6 +142,7 @@ def expose_red3(g, t, seat: int, count: int) -> None:
     team = team_of(g, seat)
     while count > 0:
         g.hand[seat, RED3] -= count
+        _forget(g, seat, RED3, count)
         g.red3[team] += count
         e = ev.emit(t, ev.EV_RED3, seat, count, 0, 0, 0)
         next_count = 0
@@ -222,6 +234,7 @@ def discard(g, t, seat: int, kind: int) -> int:
     if reason != OK:
         return reason
     g.hand[seat, kind] -= 1
+    _forget(g, seat, kind, 1)
     n = g.sc[S_PILE_N]
     g.pile[n] = kind
     g.sc[S_PILE_N] = n + 1

@@ -57,6 +57,7 @@ def reset(g) -> None:
     g.booked[:, :] = 0
     g.grab22[:] = 0
     g.taken[:, :] = 0
+    g.known[:, :] = 0
     g.melded_value[:] = 0
     g.red3[:] = 0
     g.opened[:] = 0

@@ -109,6 +109,9 @@ GAME_DTYPE = np.dtype(
         ("grab22", np.int32, (MAX_TEAMS,)),  # exact-22 bonuses this deal (R-V11)
         ("game_score", np.int64, (MAX_TEAMS,)),  # totals of the game's earlier deals (public)
         ("taken", np.int32, (MAX_SEATS, _K)),  # cards each seat took from the pile (public)
+        # Cards each seat is known to hold: taken from the pile and not since melded or
+        # discarded (public; a search deals them back to their holder in every world).
+        ("known", np.int32, (MAX_SEATS, _K)),
         ("opened", np.int32, (MAX_TEAMS,)),
         ("open_turn", np.int32, (MAX_TEAMS,)),  # turn of the opening, -1 if none
         ("foot_turn", np.int32, (MAX_SEATS,)),  # turn the seat picked up its Foot, -1 if none
@@ -125,12 +128,26 @@ W_POINTS = 2  # card points of the line last checked (sim.engine.legal.check_ent
 W_LINE_CONCEALED = 3  # 1 when the line last checked starts a meld of 7+ cards (R-V5)
 N_WORK_SCALARS = 8
 
+# A search player's candidates (strategies.search): proposals, values, and the unseen cards.
+MAX_CANDIDATES = 8
+CAND_ENTRIES = 32
+MAX_WORLDS = 64
+SEARCH_FIELDS = [
+    ("cand_prop", np.int32, (MAX_CANDIDATES, CAND_ENTRIES, ENTRY_WIDTH)),
+    ("cand_line_end", np.int32, (MAX_CANDIDATES, CAND_ENTRIES)),
+    ("cand_lines", np.int64, (MAX_CANDIDATES,)),
+    ("cand_entries", np.int64, (MAX_CANDIDATES,)),
+    ("cand_value", np.int64, (MAX_CANDIDATES,)),  # what the hook returns for the candidate
+    ("world_values", np.float64, (MAX_CANDIDATES, MAX_WORLDS)),
+    ("pool", np.int8, (MAX_CARDS,)),  # the unseen cards of a world, shuffled
+]
+
 WORK_DTYPE = np.dtype(
     [
         ("sc", np.int64, (N_WORK_SCALARS,)),
         ("strategy", np.int32, (MAX_SEATS,)),  # index of each seat's strategy (for reports)
         ("params", np.float64, (MAX_SEATS, N_PARAMS)),  # strategy parameters per seat
-        ("rng", np.uint64, (2,)),  # [STREAM_STRATEGY]: the strategies' random choices
+        ("rng", np.uint64, (3,)),  # [STREAM_STRATEGY] strategies' choices, [STREAM_WORLD] worlds
         # The proposal a hook hands to the engine: entries, grouped into meld lines.
         ("prop", np.int32, (MAX_ENTRIES, ENTRY_WIDTH)),
         ("prop_line_end", np.int32, (MAX_ENTRIES,)),
@@ -148,6 +165,7 @@ WORK_DTYPE = np.dtype(
         ("tmp_books", np.int32, (N_BOOK_TYPES,)),
         ("tmp_rank_books", np.int32, (cards.N_RANKS,)),
         ("tmp_booked", np.int32, (_K,)),
+        *SEARCH_FIELDS,
     ],
     align=True,
 )

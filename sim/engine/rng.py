@@ -22,6 +22,7 @@ _S32 = np.uint64(32)
 
 STREAM_DEAL = 0
 STREAM_STRATEGY = 1
+STREAM_WORLD = 2  # a search's imagined worlds (world_key)
 
 
 @njit(cache=True)
@@ -39,6 +40,18 @@ def key(seed: np.int64, game: np.int64, deal: np.int64, stream: np.int64) -> np.
     s = mix64(s ^ (np.uint64(game) * _M2 + _GOLDEN))
     s = mix64(s ^ (np.uint64(deal * 4 + stream) * _M1 + _GOLDEN))
     return s
+
+
+@njit(cache=True)
+def world_key(seed: np.int64, game: np.int64, deal: np.int64, turn: np.int64, step: np.int64,
+              world: np.int64) -> np.uint64:
+    """Key of one imagined world of a search: the deal, the turn and decision step it is
+    imagined at, and its index. The same numbers give the same world, whatever else ran
+    before, so every candidate of a decision meets the same worlds (common random numbers)."""
+    s = key(seed, game, deal, STREAM_WORLD)
+    s = mix64(s ^ (np.uint64(turn) * _M1 + _GOLDEN))
+    s = mix64(s ^ (np.uint64(step) * _M2 + _GOLDEN))
+    return mix64(s ^ (np.uint64(world) * _M1 + _M2))
 
 
 @njit(cache=True)

@@ -1,0 +1,158 @@
+"""The candidate actions a search player weighs at each decision, kept in the work area.
+
+The first candidate is always the greedy strategy's own choice: a search departs from it only
+when the worlds show another candidate better by a clear margin (``strategies.search.pimc``).
+
+Candidates are what sensible players choose between: draw or pick up; the greedy meld line,
+laying nothing (not opening yet, holding everything), holding every wild back, leaving books
+one card short, or asking to go out; granting or refusing; the few least useful discards.
+Every candidate is legal (checked with the engine's own read-only rules), so the engine never
+refuses the one chosen.
+"""
+
+from __future__ import annotations
+
+from numba import njit
+
+from sim.core.cards import JOKER, N_KINDS, RED3, TWO
+from sim.engine.layout import (
+    CAND_ENTRIES,
+    D_DISCARD,
+    D_GO_OUT,
+    D_GRANT,
+    D_MELD,
+    D_PICKUP,
+    ENTRY_WIDTH,
+    MAX_CANDIDATES,
+    S_DECISION,
+    W_ENTRIES,
+    W_LINES,
+)
+from sim.engine.legal import check_discard, check_line, may_go_out, must_discard_red3, team_of
+from sim.engine.reasons import OK
+from strategies import plans as pl
+from strategies.going_out import plan_go_out
+from strategies.greedy import plan_turn_melds
+from strategies.judgement import discard_usefulness, going_out_wins_deal
+
+
+@njit(cache=True)
+def _same_as(w, c: int, n: int, value: int, entries) -> bool:
+    if w.cand_value[c] != value or w.cand_entries[c] != n:
+        return False
+    for i in range(n):
+        for j in range(ENTRY_WIDTH):
+            if w.cand_prop[c, i, j] != entries[i, j]:
+                return False
+    return True
+
+
+@njit(cache=True)
+def add(w, count: int, entries, n: int, value: int, as_line: bool) -> int:
+    """Add a candidate (``n`` entries: one meld line when ``as_line``, else a pick-up's
+    entries) unless an identical one is there; returns the new count."""
+    if n > CAND_ENTRIES or count >= MAX_CANDIDATES:
+        return count
+    for c in range(count):
+        if _same_as(w, c, n, value, entries):
+            return count
+    for i in range(n):
+        for j in range(ENTRY_WIDTH):
+            w.cand_prop[count, i, j] = entries[i, j]
+    w.cand_entries[count] = n
+    w.cand_value[count] = value
+    w.cand_lines[count] = 1 if as_line and n > 0 else 0
+    w.cand_line_end[count, 0] = n
+    return count + 1
+
+
+@njit(cache=True)
+def load(w, c: int) -> None:
+    """Make candidate ``c`` the proposal in ``w.prop``."""
+    n = w.cand_entries[c]
+    for i in range(n):
+        for j in range(ENTRY_WIDTH):
+            w.prop[i, j] = w.cand_prop[c, i, j]
+    lines = w.cand_lines[c]
+    for i in range(lines):
+        w.prop_line_end[i] = w.cand_line_end[c, i]
+    w.sc[W_LINES] = lines
+    w.sc[W_ENTRIES] = n
+
+
+@njit(cache=True)
+def _add_line(g, w, seat: int, count: int, n: int, value: int) -> int:
+    if n > 0 and check_line(g, w, seat, w.entries, n) != OK:
+        return count
+    return add(w, count, w.entries, n, value, True)
+
+
+@njit(cache=True)
+def _hold_wilds_line(g, w, seat: int) -> int:
+    """Naturals only: every wild kept back (never blocking the opening: the opening extras
+    may still use wilds when the partnership has not opened)."""
+    pl.plan_reset(g, w, seat)
+    held_twos = w.plan_hand[TWO]
+    held_jokers = w.plan_hand[JOKER]
+    w.plan_hand[TWO] = 0
+    w.plan_hand[JOKER] = 0
+    n = pl.plan_naturals(g, w, w.entries, 0)
+    w.plan_hand[TWO] = held_twos
+    w.plan_hand[JOKER] = held_jokers
+    if g.opened[team_of(g, seat)] == 0:
+        n = pl.plan_opening_extras(g, w, w.entries, n)
+    return pl.trim_for_foot(g, seat, w.entries, n)
+
+
+@njit(cache=True)
+def gather(g, w, seat: int, discards: int, variants: bool) -> int:
+    """Fill the candidates of the pending decision; returns how many."""
+    decision = g.sc[S_DECISION]
+    count = 0
+    if decision == D_PICKUP:
+        n = pl.plan_pickup(g, w, seat, w.entries)
+        if n > 0:
+            count = add(w, count, w.entries, n, n, False)
+        count = add(w, count, w.entries, 0, 0, False)  # draw
+    elif decision == D_MELD:
+        if may_go_out(g, seat):
+            n_out, _ = plan_go_out(g, w, seat, w.entries2)
+            if n_out >= 0:
+                count = add(w, count, w.entries, 0, 1, True)  # ask to go out
+        count = _add_line(g, w, seat, count, plan_turn_melds(g, w, seat, w.entries), 0)
+        count = add(w, count, w.entries, 0, 0, True)  # lay nothing
+        if variants:
+            count = _add_line(g, w, seat, count, _hold_wilds_line(g, w, seat), 0)
+            pl.plan_reset(g, w, seat)
+            n = pl.plan_naturals_upto(g, w, w.entries, 0, 6)
+            count = _add_line(g, w, seat, count, pl.trim_for_foot(g, seat, w.entries, n), 0)
+    elif decision == D_GRANT:
+        first = 1 if going_out_wins_deal(g, seat) else 0
+        count = add(w, count, w.entries, 0, first, False)
+        count = add(w, count, w.entries, 0, 1 - first, False)
+    elif decision == D_GO_OUT:
+        n, last = plan_go_out(g, w, seat, w.entries)
+        count = add(w, count, w.entries, max(n, 0), last, True)
+    elif decision == D_DISCARD:
+        if must_discard_red3(g, seat):
+            return add(w, count, w.entries, 0, RED3, False)
+        for _ in range(discards):
+            best = -1
+            best_score = 1 << 30
+            for k in range(N_KINDS):
+                if g.hand[seat, k] == 0 or check_discard(g, seat, k) != OK:
+                    continue
+                taken = False
+                for c in range(count):
+                    if w.cand_value[c] == k:
+                        taken = True
+                if taken:
+                    continue
+                score = discard_usefulness(g, seat, k, True, False, False)
+                if score < best_score:
+                    best = k
+                    best_score = score
+            if best < 0:
+                break
+            count = add(w, count, w.entries, 0, best, False)
+    return count

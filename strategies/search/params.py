@@ -1,0 +1,39 @@
+"""The search players' parameter vector (plain Python: the registry reads it)."""
+
+from __future__ import annotations
+
+from strategies.params import Param
+
+P_WORLDS = 0
+P_DISCARDS = 1
+P_ROLLOUT = 2
+P_EPSILON = 3
+P_HORIZON = 4
+P_MELD_VARIANTS = 5
+P_CAUTION = 6
+
+ROLLOUT_GREEDY, ROLLOUT_RANDOM, ROLLOUT_EPSILON = 0, 1, 2
+
+SEARCH_PARAMS: tuple[Param, ...] = (
+    Param("worlds", P_WORLDS, 1, 64, True,
+          "imagined worlds per decision: every candidate is played on in the same worlds"),
+    Param("discards", P_DISCARDS, 1, 6, True,
+          "discard candidates searched: the least useful cards by the greedy ranking"),
+    Param("rollout", P_ROLLOUT, 0, 2, True,
+          "policy that plays every seat on to the end: 0 greedy, 1 random, 2 greedy with a "
+          "chance (epsilon) of a random choice at each decision"),
+    Param("epsilon", P_EPSILON, 0, 1, False,
+          "with rollout 2: the chance of a random choice at each decision"),
+    Param("horizon", P_HORIZON, 0, 500, True,
+          "turns played on before the position is scored as it stands; 0: to the end of "
+          "the deal"),
+    Param("meld_variants", P_MELD_VARIANTS, 0, 1, True,
+          "1: besides the greedy meld line, also search laying nothing, holding every wild "
+          "back and leaving books one card short; 0: greedy line or nothing"),
+    Param("caution", P_CAUTION, 0, 5, False,
+          "standard errors by which a candidate must beat the greedy choice over the same "
+          "worlds before it is taken (0: the best mean wins)"),
+)
+
+SEARCH_DEFAULTS = {"worlds": 16, "discards": 3, "rollout": 0, "epsilon": 0.1, "horizon": 0,
+                   "meld_variants": 1, "caution": 1.0}

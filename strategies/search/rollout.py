@@ -1,0 +1,95 @@
+"""Rollouts: playing an imagined world on with a fast base policy, and scoring where it ends.
+
+A rollout plays every seat with the same base policy (greedy; random; or greedy with a chance
+of a random choice at each decision) until the deal ends or ``horizon`` more turns are played,
+then scores the world from the searching seat's side: its partnership's deal score minus the
+best other partnership's (game totals in the last deal, where winning the game is what counts).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from sim.core.rules import R_DEALS
+from sim.engine import rng
+from sim.engine.flow import apply_decision, clear_proposal, ended, next_turn
+from sim.engine.layout import D_NONE, S_DEAL, S_DECIDER, S_DECISION, S_TEAMS, S_TURN
+from sim.engine.scoring import N_PARTS, score_parts
+from strategies import greedy, random_play
+from strategies.search.params import ROLLOUT_GREEDY, ROLLOUT_RANDOM
+
+GAME_WIN_WEIGHT = 2000.0  # in the last deal: a won game is worth this many points of margin
+
+
+@njit(cache=True)
+def _hook(policy_random: bool, g, w, t, x, seat: int) -> int:
+    decision = g.sc[S_DECISION]
+    if policy_random:
+        if decision == 0:
+            return random_play.choose_pickup(g, w, t, x, seat)
+        if decision == 1:
+            return random_play.propose_melds(g, w, t, x, seat)
+        if decision == 2:
+            return random_play.grant(g, w, t, x, seat)
+        if decision == 3:
+            return random_play.go_out(g, w, t, x, seat)
+        return random_play.choose_discard(g, w, t, x, seat)
+    if decision == 0:
+        return greedy.choose_pickup(g, w, t, x, seat)
+    if decision == 1:
+        return greedy.propose_melds(g, w, t, x, seat)
+    if decision == 2:
+        return greedy.grant(g, w, t, x, seat)
+    if decision == 3:
+        return greedy.go_out(g, w, t, x, seat)
+    return greedy.choose_discard(g, w, t, x, seat)
+
+
+@njit(cache=True)
+def play_on(g, w, t, x, policy: int, epsilon: float, horizon: int) -> None:
+    """Play the world ``g`` on with the base policy for every seat (the trace ``t`` must be
+    off)."""
+    last_turn = g.sc[S_TURN] + horizon if horizon > 0 else 1 << 40
+    while not ended(g):
+        if g.sc[S_DECISION] == D_NONE:
+            if g.sc[S_TURN] >= last_turn:
+                return
+            next_turn(g, t)
+            continue
+        clear_proposal(w)
+        if policy == ROLLOUT_GREEDY:
+            use_random = False
+        elif policy == ROLLOUT_RANDOM:
+            use_random = True
+        else:
+            use_random = rng.uniform(w.rng, rng.STREAM_STRATEGY) < epsilon
+        apply_decision(g, w, t, _hook(use_random, g, w, t, x, g.sc[S_DECIDER]))
+
+
+@njit(cache=True)
+def value_for(g, seat: int) -> float:
+    """The world's outcome for ``seat``'s partnership: its deal score minus the best other's
+    (an unfinished deal is scored as it stands); in the last deal, the game margin plus a
+    bonus for winning the game."""
+    teams = g.sc[S_TEAMS]
+    parts = np.zeros(N_PARTS, dtype=np.int64)
+    own = seat % teams
+    last = g.sc[S_DEAL] >= g.rules[R_DEALS]
+    ours = 0.0
+    best = -1e18
+    for team in range(teams):
+        score = float(score_parts(g, team, parts))
+        if last:
+            score += g.game_score[team]
+        if team == own:
+            ours = score
+        elif score > best:
+            best = score
+    margin = ours - best
+    if last:
+        if margin > 0:
+            margin += GAME_WIN_WEIGHT
+        elif margin < 0:
+            margin -= GAME_WIN_WEIGHT
+    return margin
