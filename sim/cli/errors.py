@@ -29,10 +29,12 @@ def _mistakes() -> tuple[type[Exception], ...]:
     from analysis.playing import PlayError
     from analysis.report import ReportError
     from sim.core.rules import RulesError
+    from sim.play.positions import PositionError
     from sim.runs.storage import RunError
     from strategies.registry import StrategyError
 
-    return (RulesError, StrategyError, RunError, PairingError, ReportError, PlayError)
+    return (RulesError, StrategyError, RunError, PairingError, ReportError, PlayError,
+            PositionError)
 
 
 @contextlib.contextmanager

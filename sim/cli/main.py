@@ -301,11 +301,13 @@ def trace(out: Path, games: int, seed: int, strategy: str | None, team0: str | N
 def _add_groups() -> None:
     """``rules``, ``strategies`` and the analysis commands live in their own modules."""
     from sim.cli.analysis import COMMANDS  # compare, sweep, rules-compare, report, ask
+    from sim.cli.position import position
     from sim.cli.rules import rules
     from sim.cli.strategies import strategies
 
     app.add_command(rules)
     app.add_command(strategies)
+    app.add_command(position)
     for command in COMMANDS:
         app.add_command(command)
 

@@ -100,3 +100,20 @@ def load_rules(spec: str) -> Rules:
     if spec.endswith(".toml") or path.exists():
         return rules_from_mapping(read_toml(spec, "rule file", RulesError), spec)
     return get_profile(spec)
+
+
+def rules_from_knobs(knobs: dict) -> Rules:
+    """Rebuild a ``Rules`` from its ``to_dict()`` form without naming any field here.
+
+    JSON turns tuples into lists, so lists become tuples again; knobs this version does not
+    know are an error rather than silently dropped.
+    """
+    known = {f.name for f in fields(Rules)}
+    unknown = sorted(set(knobs) - known)
+    if unknown:
+        raise RulesError(f"unknown rule knob(s) {', '.join(unknown)}")
+
+    def tuples(value):
+        return tuple(tuples(v) for v in value) if isinstance(value, list) else value
+
+    return Rules(**{name: tuples(value) for name, value in knobs.items()})

@@ -9,13 +9,16 @@ from __future__ import annotations
 
 from numba import njit
 
-from sim.core.cards import JOKER, N_KINDS, RANK_KIND, RED3, TWO
+from sim.core.cards import JOKER, N_KINDS, N_RANKS, RANK_KIND, RED3, TWO
 from sim.core.rules import R_RED3_RULE, R_WILD_DISCARD, RED3_EXPOSE, WILD_DISCARD_FREEZE
 from sim.engine import events as ev
 from sim.engine import rng
 from sim.engine.layout import (
     END_OUT,
     END_STOCK,
+    M_JOKER,
+    M_NAT,
+    M_TWO,
     S_ENDED,
     S_FROZEN_N,
     S_LINE,
@@ -24,10 +27,18 @@ from sim.engine.layout import (
     S_PILE_N,
     S_STOCK_N,
     S_TURN,
+    W_LINE_CONCEALED,
 )
-from sim.engine.legal import check_discard, check_line, check_pickup, taken_count, team_of
-from sim.engine.meldrules import entry_points, place_entry
-from sim.engine.reasons import OK
+from sim.engine.legal import (
+    check_discard,
+    check_line,
+    check_pickup,
+    line_end_reason,
+    taken_count,
+    team_of,
+)
+from sim.engine.meldrules import BOOK_SIZE, copy_counts, entry_points, place_entry
+from sim.engine.reasons import E_EMPTY_LINE, E_NOT_HELD, E_SHAPE, OK
 
 # --- melds -----------------------------------------------------------------------------------
 
@@ -81,6 +92,71 @@ def lay_line(g, w, t, seat: int, entries, n: int) -> int:
     g.sc[S_LINE] = line_id + 1
     _apply_entries(g, t, seat, entries, n, line_id)
     _mark_opened(g, team_of(g, seat))
+    return OK
+
+
+@njit(cache=True)
+def lay_line_or_abandon(g, w, t, seat: int, entries, n: int) -> int:
+    """The meld primitive on the game's own path: check each entry as it is applied, then the
+    whole line, without first rehearsing it on copies. Returns OK, or the refusal code with
+    the game record part-changed: the caller must abandon the deal (``sim.engine.flow``
+    raises). The rules checked are those of ``check_line``, in the same functions."""
+    if n <= 0:
+        return E_EMPTY_LINE
+    avail = w.avail
+    copy_counts(avail, g.hand[seat])
+    for i in range(n):  # the cards must be held: all of them, before anything moves
+        rank = entries[i, 0]
+        if rank < 0 or rank >= N_RANKS:
+            return E_SHAPE
+        kind = RANK_KIND[rank]
+        if kind >= 0:
+            avail[kind] -= entries[i, 1]
+        elif entries[i, 1] != 0:
+            return E_SHAPE
+        avail[TWO] -= entries[i, 2]
+        avail[JOKER] -= entries[i, 3]
+    for k in range(N_KINDS):
+        if avail[k] < 0:
+            return E_NOT_HELD
+    team = team_of(g, seat)
+    line_id = g.sc[S_LINE]
+    g.sc[S_LINE] = line_id + 1
+    points = 0
+    w.sc[W_LINE_CONCEALED] = 0
+    for i in range(n):
+        rank = entries[i, 0]
+        nat = entries[i, 1]
+        twos = entries[i, 2]
+        jokers = entries[i, 3]
+        m = g.meld[team, rank]
+        starts = m[M_NAT] + m[M_TWO] + m[M_JOKER] == 0 and entries[i, 4] == 0
+        reason = place_entry(g, g.meld[team], g.books[team], g.rank_books[team],
+                             g.booked[team], rank, nat, twos, jokers, entries[i, 4])
+        if reason != OK:
+            return reason
+        if starts and nat + twos + jokers >= BOOK_SIZE:
+            w.sc[W_LINE_CONCEALED] = 1
+        kind = RANK_KIND[rank]
+        if kind >= 0:
+            g.hand[seat, kind] -= nat
+            _forget(g, seat, kind, nat)
+        g.hand[seat, TWO] -= twos
+        g.hand[seat, JOKER] -= jokers
+        _forget(g, seat, TWO, twos)
+        _forget(g, seat, JOKER, jokers)
+        pts = entry_points(rank, nat, twos, jokers)
+        g.melded_value[team] += pts
+        points += pts
+        e = ev.emit(t, ev.EV_MELD, seat, rank, line_id, entries[i, 4], 0)
+        ev.emit_counts(t, e, kind, nat, twos, jokers)
+    held_after = 0
+    for k in range(N_KINDS):
+        held_after += g.hand[seat, k]
+    reason = line_end_reason(g, w, seat, team, held_after, points, False, g.books[team])
+    if reason != OK:
+        return reason
+    _mark_opened(g, team)
     return OK
 
 

@@ -34,7 +34,7 @@ from sim.engine.actions import (
     draw,
     expose_red3,
     go_out,
-    lay_line,
+    lay_line_or_abandon,
     pick_up_foot,
     red3_to_expose,
     stock_can_draw,
@@ -120,10 +120,22 @@ def clear_proposal(w) -> None:
 @njit(cache=True)
 def start_deal(g, w, t, seed: int, game: int, deal: int) -> None:
     """Shuffle and deal (R-D), key the strategies' stream, and run to the first decision."""
+    deal_cards(g, w, t, seed, game, deal)
+    first_turn(g, t)
+
+
+@njit(cache=True)
+def deal_cards(g, w, t, seed: int, game: int, deal: int) -> None:
+    """Shuffle and deal (R-D) and key the strategies' stream; nobody has played yet."""
     setup_deal(g, t, seed, game, deal)
     w.rng[rng.STREAM_STRATEGY] = rng.key(seed, game, deal, rng.STREAM_STRATEGY)
     check_conservation(g)
-    start_turn(g, t, (g.sc[S_DEALER] + 1) % g.sc[S_PLAYERS])  # R-D4
+
+
+@njit(cache=True)
+def first_turn(g, t) -> None:
+    """The player left of the dealer starts (R-D4)."""
+    start_turn(g, t, (g.sc[S_DEALER] + 1) % g.sc[S_PLAYERS])
 
 
 @njit(cache=True)
@@ -182,7 +194,7 @@ def _lay_proposed_lines(g, w, t, decision: int, seat: int) -> None:
         end = w.prop_line_end[i]
         if end <= start or end > w.prop.shape[0]:
             _refuse(g, decision, seat, E_SHAPE)
-        reason = lay_line(g, w, t, seat, w.prop[start:end], end - start)
+        reason = lay_line_or_abandon(g, w, t, seat, w.prop[start:end], end - start)
         if reason != OK:
             _refuse(g, decision, seat, reason)
         start = end

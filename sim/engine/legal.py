@@ -218,7 +218,16 @@ def check_entries(g, w, team: int, entries, n: int, avail) -> int:
 @njit(cache=True)
 def check_line_end(g, w, seat: int, team: int, held_after: int, opening_points: int,
                    is_pickup: bool) -> int:
-    """Rules on a whole line: the opening, the Foot's two cards, books to go out."""
+    """Rules on a whole line: the opening, the Foot's two cards, books to go out (with the
+    books as the line leaves them in ``w.tmp_books``)."""
+    return line_end_reason(g, w, seat, team, held_after, opening_points, is_pickup,
+                           w.tmp_books)
+
+
+@njit(cache=True)
+def line_end_reason(g, w, seat: int, team: int, held_after: int, opening_points: int,
+                    is_pickup: bool, books_after) -> int:
+    """``check_line_end`` with the books after the line given."""
     if g.opened[team] == 0:
         if needs_concealed_book(g):
             if is_pickup or g.sc[S_PICKED_UP] == 1 or w.sc[W_LINE_CONCEALED] == 0:
@@ -231,7 +240,7 @@ def check_line_end(g, w, seat: int, team: int, held_after: int, opening_points: 
         if held_after == 0:
             if g.rules[R_FINAL_DISCARD] == 1:
                 return E_NEEDS_FINAL_DISCARD
-            if not books_allow_out(g, w.tmp_books):
+            if not books_allow_out(g, books_after):
                 return E_NO_BOOKS  # R-G1 when the last card leaves (R-X14)
     return OK
 

@@ -33,6 +33,7 @@ from importlib import metadata
 from pathlib import Path
 
 from sim.runs.aggregate import METRICS, Aggregate, merge_all
+from sim.core.profiles import rules_from_knobs
 from sim.core.rules import Rules, RulesError
 from strategies.registry import StrategyInfo
 
@@ -145,23 +146,6 @@ def package_versions() -> dict[str, str]:
         except metadata.PackageNotFoundError:
             continue
     return out
-
-
-def rules_from_knobs(knobs: dict) -> Rules:
-    """Rebuild a ``Rules`` from its ``to_dict()`` form without naming any field here.
-
-    JSON turns tuples into lists, so lists become tuples again; knobs this version does not
-    know are an error rather than silently dropped.
-    """
-    known = {f.name for f in dataclasses.fields(Rules)}
-    unknown = sorted(set(knobs) - known)
-    if unknown:
-        raise RulesError(f"unknown rule knob(s) {', '.join(unknown)}")
-
-    def tuples(value):
-        return tuple(tuples(v) for v in value) if isinstance(value, list) else value
-
-    return Rules(**{name: tuples(value) for name, value in knobs.items()})
 
 
 def now_iso() -> str:

@@ -176,3 +176,17 @@ def go_out(g, w, t, x, seat):
 @hook
 def choose_discard(g, w, t, x, seat):
     return search(g, w, t, x, seat, False)
+
+
+@njit(cache=True)
+def candidate_values(g, w, t, x, seat: int, sees_hidden: bool, worlds: int, first_world: int,
+                     policy: int, epsilon: float, horizon: int) -> int:
+    """The pending decision's candidates (``w.cand_*``) and their outcomes in worlds
+    ``first_world`` .. + ``worlds`` (``w.world_values``), for a position analysis; returns how
+    many candidates there are (0 when no consistent world was found)."""
+    params = w.params[seat]
+    count = cands.gather(g, w, seat, int(params[P_DISCARDS]), params[P_MELD_VARIANTS] > 0)
+    if not evaluate(g, w, t, x, seat, sees_hidden, worlds, first_world, policy, epsilon,
+                    horizon, count):
+        return 0
+    return count

@@ -1,0 +1,136 @@
+"""What to do in a position: every candidate action of the seat to play, played on in many
+imagined worlds of the cards it cannot see, with its expected deal score difference and a 95%
+interval, and the recommended one.
+
+The candidates and worlds are the ``pimc`` search's (strategies.search): every candidate meets
+the same worlds, so differences between candidates come from paired outcomes.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from analysis.stats import mean_estimate
+from sim.core.cards import KIND_NAMES, RANK_KIND, RANK_NAMES
+from sim.engine.layout import D_DISCARD, D_GRANT, D_MELD, D_PICKUP, DECISION_NAMES, MAX_WORLDS
+from sim.play.positions import Position, PositionError
+from strategies.search.params import SEARCH_DEFAULTS
+
+
+@dataclass(frozen=True)
+class CandidateValue:
+    """One candidate: what it does, its mean outcome and 95% interval over the worlds, and its
+    paired difference from the best candidate (with interval)."""
+
+    label: str
+    mean: float
+    low: float
+    high: float
+    diff_from_best: float
+    diff_low: float
+    diff_high: float
+
+    def row(self) -> dict:
+        return dict(self.__dict__)
+
+
+@dataclass(frozen=True)
+class Analysis:
+    seat: int
+    decision: str
+    worlds: int
+    candidates: list[CandidateValue]
+    recommended: int  # index into candidates (the best mean)
+
+    def to_dict(self) -> dict:
+        return {"seat": self.seat, "decision": self.decision, "worlds": self.worlds,
+                "recommended": self.candidates[self.recommended].label,
+                "candidates": [c.row() for c in self.candidates]}
+
+
+def _entry_words(entry: np.ndarray) -> str:
+    rank, nat, twos, jokers, onto = (int(v) for v in entry)
+    kind = RANK_KIND[rank]
+    cards = ([KIND_NAMES[kind]] * nat if kind >= 0 else []) + ["2"] * twos + ["JK"] * jokers
+    where = f" onto the {RANK_NAMES[rank]} book" if onto else ""
+    return " ".join(cards) + where
+
+
+def describe(w, c: int, decision: int) -> str:
+    """A candidate in words."""
+    value = int(w["cand_value"][c])
+    n = int(w["cand_entries"][c])
+    melds = "; ".join(_entry_words(w["cand_prop"][c, i]) for i in range(n))
+    if decision == D_PICKUP:
+        return "draw" if n == 0 else f"pick up the pile, melding {melds}"
+    if decision == D_MELD:
+        if value == 1:
+            return "ask to go out"
+        return f"lay {melds}" if n else "lay nothing"
+    if decision == D_GRANT:
+        return "grant" if value == 1 else "refuse"
+    if decision == D_DISCARD:
+        return f"discard {KIND_NAMES[value]}"
+    return f"go out: lay {melds}" + (f", discard {KIND_NAMES[value]}" if value >= 0 else "")
+
+
+def analyze(position: Position, worlds: int = 256, rollout: int | None = None,
+            horizon: int | None = None) -> Analysis:
+    """Play every candidate of the seat to play on in ``worlds`` imagined worlds."""
+    from sim.engine.layout import S_DECIDER, S_DECISION
+    from sim.play.api import make_table
+    from strategies.search.pimc import candidate_values
+
+    if worlds < 2:
+        raise PositionError(f"--worlds must be at least 2 (got {worlds})")
+    g = position.g
+    seat = int(g["sc"][S_DECIDER])
+    decision = int(g["sc"][S_DECISION])
+    if position.view is not None and position.view != seat:
+        raise PositionError(f"seat: the position is seat {position.view}'s view, but seat "
+                            f"{seat} is to decide")
+    rules = position.rules
+    table = make_table(rules, ["pimc"] * rules.players)
+    table.game[0] = position.game[0]
+    params = dict(SEARCH_DEFAULTS)
+    policy = int(params["rollout"] if rollout is None else rollout)
+    depth = int(params["horizon"] if horizon is None else horizon)
+    values = []
+    count = 0
+    for first in range(0, worlds, MAX_WORLDS):
+        chunk = min(MAX_WORLDS, worlds - first)
+        count = candidate_values(table.g, table.w, table.t, table.copies, seat, False, chunk,
+                                 first, policy, float(params["epsilon"]), depth)
+        if count == 0:
+            raise PositionError("no imagined world fits the position (the asker cannot go "
+                                "out in any deal of the unseen cards)")
+        values.append(np.array(table.w["world_values"][:count, :chunk]))
+    outcomes = np.concatenate(values, axis=1)
+    best = int(np.argmax(outcomes.mean(axis=1)))
+    out = []
+    for c in range(count):
+        own = mean_estimate(outcomes[c])
+        diff = mean_estimate(outcomes[c] - outcomes[best]) if c != best else None
+        out.append(CandidateValue(
+            describe(table.w, c, decision), own.mean, own.low, own.high,
+            0.0 if diff is None else diff.mean, 0.0 if diff is None else diff.low,
+            0.0 if diff is None else diff.high))
+    return Analysis(seat, DECISION_NAMES[decision], worlds, out, best)
+
+
+def format_analysis(result: Analysis) -> str:
+    lines = [f"seat {result.seat} to decide: {result.decision} "
+             f"({result.worlds:,} imagined deals of the unseen cards, played on greedily)",
+             "", f"{'candidate':<40} {'deal margin':>11} {'95% CI':>18}  "
+                 f"{'vs best':>8} {'95% CI':>18}"]
+    for i, c in enumerate(result.candidates):
+        mark = "*" if i == result.recommended else " "
+        vs = ("" if i == result.recommended else
+              f"{c.diff_from_best:>+8.0f} {c.diff_low:>+8.0f} to {c.diff_high:<+7.0f}")
+        lines.append(f"{mark}{c.label[:39]:<39} {c.mean:>11.0f} "
+                     f"{c.low:>8.0f} to {c.high:<7.0f}  {vs}")
+    lines.append("")
+    lines.append(f"recommended: {result.candidates[result.recommended].label}")
+    return "\n".join(lines)
