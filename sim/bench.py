@@ -112,9 +112,101 @@ def parallel_speedup(games: int, rules: Rules, workers: int = 2) -> None:
     })
 
 
+def _per_call(func, calls: int) -> float:
+    """Nanoseconds per call of ``func`` (which makes ``calls`` calls), best of three."""
+    func()  # compile or load: not timed
+    best = float("inf")
+    for _ in range(3):
+        start = time.perf_counter()
+        func()
+        best = min(best, time.perf_counter() - start)
+    return best / calls * 1e9
+
+
+def primitives(rules: Rules) -> None:
+    """Each primitive on ~2,000 meld decisions recorded from greedy games, and the cost of
+    copying a position (what a search does per imagined world and candidate)."""
+    from sim.core.records import N_COLUMNS  # noqa: F401  (keeps the record schema loaded)
+    from sim.engine.layout import new_game
+    from sim.play import timing
+
+    seats = seats_for_teams(["greedy", "greedy"], rules.players)
+    table = make_table(rules, seats)
+    store = new_game(rules.packed(), count=2000)
+    kept = timing.record_positions(*table.records(), 777, 40, store)
+    positions = store[:kept].copy()
+    names = ("meld planning (greedy's meld hook)", "pick-up planning", "discard choice",
+             "legality check of a meld line", "scoring a partnership", "conservation check")
+    for which, name in enumerate(names):
+        reps = 20
+        ns = _per_call(lambda w=which, r=reps: timing.primitive(
+            w, positions, table.w, table.t, table.copies, r), reps * kept)
+        _emit({"measure": "primitive_ns_per_call", "primitive": name, "positions": kept,
+               "ns_per_call": round(ns, 1)})
+    calls = 200_000
+    ns = _per_call(lambda: timing.copies(positions, calls), calls)
+    _emit({"measure": "copy_position", "bytes": int(positions.dtype.itemsize),
+           "ns_per_copy": round(ns, 1)})
+    n = 4000
+    start = time.perf_counter()
+    timing.rollouts(positions, table.w, table.t, table.copies, 10)  # compile: not timed
+    start = time.perf_counter()
+    turns = timing.rollouts(positions, table.w, table.t, table.copies, n)
+    seconds = time.perf_counter() - start
+    _emit({"measure": "rollouts_per_second_one_core", "policy": "greedy",
+           "rollouts": n, "mean_turns": round(turns / n, 1),
+           "rollouts_per_second": round(n / seconds)})
+
+
+def search_decisions(rules: Rules, games: int = 3) -> None:
+    """Milliseconds per pimc decision at its defaults, in games against greedy: every
+    decision, and those with more than one candidate (where it searches)."""
+    import numpy as np
+
+    from sim.engine.flow import apply_decision, clear_proposal, ended, next_turn, start_deal
+    from sim.engine.layout import D_NONE, S_DECIDER, S_DECISION
+    from strategies.kernels import hooks_of
+    from strategies.registry import load
+
+    pimc = load("pimc")
+    hooks = hooks_of(pimc)
+    table = make_table(rules, ["pimc", "greedy"] * (rules.players // 2))
+    g, w, t, x = table.g, table.w, table.t, table.copies
+    times, searched = [], []
+    for game in range(games + 1):  # the first game compiles: not timed
+        for deal in (1, 2, 3, 4):
+            start_deal(g, w, t, 4242, game, deal)
+            while not ended(g):
+                if g["sc"][S_DECISION] == D_NONE:
+                    next_turn(g, t)
+                    continue
+                seat = int(g["sc"][S_DECIDER])
+                clear_proposal(w)
+                begin = time.perf_counter()
+                if seat % 2 == 0:
+                    value = hooks[int(g["sc"][S_DECISION])](g, w, t, x, seat)
+                    elapsed = time.perf_counter() - begin
+                    if game:
+                        times.append(elapsed)
+                        if w["cand_entries"].any() or w["cand_value"][1] != 0:
+                            searched.append(elapsed)
+                else:
+                    from sim.play.loop import _builtin
+
+                    value = _builtin(2, int(g["sc"][S_DECISION]), g, w, t, x, seat)
+                apply_decision(g, w, t, value)
+    _emit({"measure": "search_ms_per_decision", "strategy": "pimc (defaults)",
+           "params": pimc.params, "decisions": len(times),
+           "ms_per_decision_mean": round(1000 * float(np.mean(times)), 3),
+           "ms_per_decision_p95": round(1000 * float(np.percentile(times, 95)), 3),
+           "ms_per_decision_max": round(1000 * float(np.max(times)), 3)})
+
+
 def main() -> None:
     rules = Rules()
     compile_seconds()
+    primitives(rules)
+    search_decisions(rules)
     greedy = throughput("greedy-vs-greedy", ["greedy", "greedy"], 25_000, rules)
     throughput("random-vs-random", ["random", "random"], 10_000, rules)
     throughput("greedy-vs-random", ["greedy", "random"], 10_000, rules)
