@@ -19,7 +19,10 @@ from strategies.registry import load
 def parse_param(text: str, strategy: str = "tactician") -> tuple[str, list[float]]:
     """``hold_wilds=0,1,2,3`` -> ("hold_wilds", [0, 1, 2, 3]), checked against the knob of
     ``strategy``'s parameters."""
-    PARAM_INDEX = {p.name: p for p in load(strategy).param_specs}  # noqa: N806
+    info = load(strategy)
+    if not info.parametric:
+        raise PlayError(f"strategy '{strategy}' takes no parameters")
+    PARAM_INDEX = {p.name: p for p in info.param_specs}  # noqa: N806
     name, sep, values = text.partition("=")
     name = name.strip()
     if not sep or not values.strip():

@@ -6,7 +6,7 @@ from sim.engine.layout import BOOK_CLEAN, BOOK_DIRTY, S_PILE_N
 from sim.engine.reasons import (
     E_COMPLETE_FIRST,
     E_NO_PAIR,
-    E_NOT_HELD,
+    E_PICKUP_NOT_HELD,
     E_PILE_BLOCKED,
     E_TOO_SMALL,
     E_UNDER_MINIMUM,
@@ -66,7 +66,7 @@ def test_R_PU3_W1_only_top_and_held_cards_qualify():
     assert arr[0]["melded_value"][0] == 50
     pile = ["5", "6", "7", "8", "9", "2", "K"]
     arr = position(hands={0: ["K", "K", "4"]}, pile=pile)
-    assert pick(arr, 0, ("K", ["K", "K", "K", "2"])) == E_NOT_HELD  # the two is in the pile
+    assert pick(arr, 0, ("K", ["K", "K", "K", "2"])) == E_PICKUP_NOT_HELD  # the two is in the pile
 
 
 def test_R_PU_takes_the_top_7_or_all():

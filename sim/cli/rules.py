@@ -7,7 +7,7 @@ from dataclasses import fields
 import click
 
 from sim.core.profiles import PROFILES, load_rules, profile_name
-from sim.core.rules import Rules
+from sim.core.rules import Rules, knob_spec
 
 
 def _format_value(value) -> str:
@@ -44,4 +44,4 @@ def show(spec: str) -> None:
     click.echo(f"# {spec}: profile {profile_name(resolved)}, rules_id {resolved.rules_id}")
     for f in fields(Rules):
         click.echo(f"{f.name} = {_format_value(getattr(resolved, f.name))}"
-                   f"  # {f.metadata['doc']}")
+                   f"  # {knob_spec(f.name).doc} ({', '.join(knob_spec(f.name).rule_ids)})")

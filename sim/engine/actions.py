@@ -38,7 +38,7 @@ from sim.engine.legal import (
     team_of,
 )
 from sim.engine.meldrules import BOOK_SIZE, copy_counts, entry_points, place_entry
-from sim.engine.reasons import E_EMPTY_LINE, E_NOT_HELD, E_SHAPE, OK
+from sim.engine.reasons import E_EMPTY_LINE, E_NOT_HELD, E_SHAPE, E_WILD_MELD, OK
 
 # --- melds -----------------------------------------------------------------------------------
 
@@ -113,7 +113,7 @@ def lay_line_or_abandon(g, w, t, seat: int, entries, n: int) -> int:
         if kind >= 0:
             avail[kind] -= entries[i, 1]
         elif entries[i, 1] != 0:
-            return E_SHAPE
+            return E_WILD_MELD  # R-M4: naturals in a wild meld
         avail[TWO] -= entries[i, 2]
         avail[JOKER] -= entries[i, 3]
     for k in range(N_KINDS):

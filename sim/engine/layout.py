@@ -140,6 +140,7 @@ SEARCH_FIELDS = [
     ("cand_value", np.int64, (MAX_CANDIDATES,)),  # what the hook returns for the candidate
     ("world_values", np.float64, (MAX_CANDIDATES, MAX_WORLDS)),
     ("pool", np.int8, (MAX_CARDS,)),  # the unseen cards of a world, shuffled
+    ("saved_params", np.float64, (MAX_SEATS, N_PARAMS)),  # the seats' own, during rollouts
 ]
 
 WORK_DTYPE = np.dtype(

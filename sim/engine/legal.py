@@ -70,6 +70,7 @@ from sim.engine.reasons import (
     E_RED3_FIRST,
     E_SHAPE,
     E_UNDER_MINIMUM,
+    E_WILD_MELD,
     E_WILD_TOP,
     OK,
 )
@@ -197,7 +198,7 @@ def check_entries(g, w, team: int, entries, n: int, avail) -> int:
             if avail[kind] < 0:
                 return E_NOT_HELD
         elif nat != 0:
-            return E_SHAPE
+            return E_WILD_MELD  # R-M4: naturals in a wild meld
         avail[TWO] -= twos
         avail[JOKER] -= jokers
         if avail[TWO] < 0 or avail[JOKER] < 0:

@@ -12,16 +12,16 @@ P_HORIZON = 4
 P_MELD_VARIANTS = 5
 P_CAUTION = 6
 
-ROLLOUT_GREEDY, ROLLOUT_RANDOM, ROLLOUT_EPSILON = 0, 1, 2
+ROLLOUT_GREEDY, ROLLOUT_RANDOM, ROLLOUT_EPSILON, ROLLOUT_CAUTIOUS = 0, 1, 2, 3
 
 SEARCH_PARAMS: tuple[Param, ...] = (
     Param("worlds", P_WORLDS, 1, 64, True,
           "imagined worlds per decision: every candidate is played on in the same worlds"),
     Param("discards", P_DISCARDS, 1, 6, True,
           "discard candidates searched: the least useful cards by the greedy ranking"),
-    Param("rollout", P_ROLLOUT, 0, 2, True,
+    Param("rollout", P_ROLLOUT, 0, 3, True,
           "policy that plays every seat on to the end: 0 greedy, 1 random, 2 greedy with a "
-          "chance (epsilon) of a random choice at each decision"),
+          "chance (epsilon) of a random choice at each decision, 3 the cautious heuristic"),
     Param("epsilon", P_EPSILON, 0, 1, False,
           "with rollout 2: the chance of a random choice at each decision"),
     Param("horizon", P_HORIZON, 0, 500, True,

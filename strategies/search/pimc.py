@@ -44,8 +44,9 @@ from strategies.search.params import (
     P_MELD_VARIANTS,
     P_ROLLOUT,
     P_WORLDS,
+    ROLLOUT_CAUTIOUS,
 )
-from strategies.search.rollout import play_on, value_for
+from strategies.search.rollout import CAUTIOUS_VECTOR, play_on, value_for
 
 ROLLOUT_SALT = 0x5DEECE66D  # the rollouts' random stream differs from the world's shuffle
 ASKER_TRIES = 64  # worlds drawn, at most, to find one where the asker can go out
@@ -87,6 +88,11 @@ def evaluate(g, w, t, x, seat: int, sees_hidden: bool, worlds: int, first_world:
     trace_on = t.sc[T_ON]
     t.sc[T_ON] = 0
     saved = w.rng[rng.STREAM_STRATEGY]
+    if policy == ROLLOUT_CAUTIOUS:  # every seat plays the cautious vector in the rollouts
+        for s in range(w.params.shape[0]):
+            for j in range(w.params.shape[1]):
+                w.saved_params[s, j] = w.params[s, j]
+                w.params[s, j] = CAUTIOUS_VECTOR[j]
     step = decision_step(g)
     found = True
     for k in range(worlds):
@@ -103,6 +109,10 @@ def evaluate(g, w, t, x, seat: int, sees_hidden: bool, worlds: int, first_world:
             play_on(x[1], w, t, x, policy, epsilon, horizon)
             w.world_values[c, k] = value_for(x[1], seat)
     w.rng[rng.STREAM_STRATEGY] = saved
+    if policy == ROLLOUT_CAUTIOUS:
+        for s in range(w.params.shape[0]):
+            for j in range(w.params.shape[1]):
+                w.params[s, j] = w.saved_params[s, j]
     t.sc[T_ON] = trace_on
     return found
 

@@ -1,9 +1,10 @@
 """Rollouts: playing an imagined world on with a fast base policy, and scoring where it ends.
 
-A rollout plays every seat with the same base policy (greedy; random; or greedy with a chance
-of a random choice at each decision) until the deal ends or ``horizon`` more turns are played,
-then scores the world from the searching seat's side: its partnership's deal score minus the
-best other partnership's (game totals in the last deal, where winning the game is what counts).
+A rollout plays every seat with the same base policy (greedy; random; greedy with a chance
+of a random choice at each decision; or the cautious heuristic) until the deal ends or
+``horizon`` more turns are played, then scores the world from the searching seat's side: its
+partnership's deal score minus the best other partnership's (game totals in the last deal,
+where winning the game is what counts).
 """
 
 from __future__ import annotations
@@ -16,10 +17,29 @@ from sim.engine import rng
 from sim.engine.flow import apply_decision, clear_proposal, ended, next_turn
 from sim.engine.layout import D_NONE, S_DEAL, S_DECIDER, S_DECISION, S_TEAMS, S_TURN
 from sim.engine.scoring import N_PARTS, score_parts
-from strategies import greedy, random_play
-from strategies.search.params import ROLLOUT_GREEDY, ROLLOUT_RANDOM
+from strategies import greedy, random_play, tactician
+from strategies.registry import CAUTIOUS, REGISTRY, param_vector
+from strategies.search.params import ROLLOUT_CAUTIOUS, ROLLOUT_GREEDY, ROLLOUT_RANDOM
+
+# The cautious heuristic's parameter vector, for rollouts that play it (numba freezes it).
+CAUTIOUS_VECTOR = param_vector(REGISTRY["cautious"])
+assert CAUTIOUS == REGISTRY["cautious"].params
 
 GAME_WIN_WEIGHT = 2000.0  # in the last deal: a won game is worth this many points of margin
+
+
+@njit(cache=True)
+def _cautious(g, w, t, x, seat: int) -> int:
+    decision = g.sc[S_DECISION]
+    if decision == 0:
+        return tactician.choose_pickup(g, w, t, x, seat)
+    if decision == 1:
+        return tactician.propose_melds(g, w, t, x, seat)
+    if decision == 2:
+        return tactician.grant(g, w, t, x, seat)
+    if decision == 3:
+        return tactician.go_out(g, w, t, x, seat)
+    return tactician.choose_discard(g, w, t, x, seat)
 
 
 @njit(cache=True)
@@ -49,7 +69,7 @@ def _hook(policy_random: bool, g, w, t, x, seat: int) -> int:
 @njit(cache=True)
 def play_on(g, w, t, x, policy: int, epsilon: float, horizon: int) -> None:
     """Play the world ``g`` on with the base policy for every seat (the trace ``t`` must be
-    off)."""
+    off; for the cautious policy every seat's row of ``w.params`` must hold its vector)."""
     last_turn = g.sc[S_TURN] + horizon if horizon > 0 else 1 << 40
     while not ended(g):
         if g.sc[S_DECISION] == D_NONE:
@@ -58,13 +78,17 @@ def play_on(g, w, t, x, policy: int, epsilon: float, horizon: int) -> None:
             next_turn(g, t)
             continue
         clear_proposal(w)
+        seat = g.sc[S_DECIDER]
+        if policy == ROLLOUT_CAUTIOUS:
+            apply_decision(g, w, t, _cautious(g, w, t, x, seat))
+            continue
         if policy == ROLLOUT_GREEDY:
             use_random = False
         elif policy == ROLLOUT_RANDOM:
             use_random = True
         else:
             use_random = rng.uniform(w.rng, rng.STREAM_STRATEGY) < epsilon
-        apply_decision(g, w, t, _hook(use_random, g, w, t, x, g.sc[S_DECIDER]))
+        apply_decision(g, w, t, _hook(use_random, g, w, t, x, seat))
 
 
 @njit(cache=True)

@@ -1,4 +1,5 @@
-"""Card kinds of the trace format (docs/trace.md "Cards") and their classification (docs/rules.md R-C2)."""
+"""Card kinds of the trace format (docs/trace.md "Cards") and their classification
+(docs/rules.md R-C2)."""
 
 from __future__ import annotations
 

@@ -2,8 +2,8 @@
 
 The checker keeps its own copy of every card's place (stock, pile, each Hand and Foot, melds,
 books, exposed red threes), validates every line against that state before applying it, and
-asserts card conservation after each line. It was written from docs/rules.md and docs/trace.md only, so
-that it can catch engine bugs rather than repeat them.
+asserts card conservation after each line. It was written from docs/rules.md and docs/trace.md
+only, so that it can catch engine bugs rather than repeat them.
 
 A violation that leaves the referee unsure where the cards are (a wrong draw, a missing line,
 a card that is not where the trace says) stops the checking of that deal; the next `deal` line
@@ -29,7 +29,8 @@ which check catches a corruption and that no neighbour does.
 
 Interpretations settled by the project where docs/rules.md leaves room (noted where they apply):
 - R-O1/R-O2: the partnership's first *line* carrying melds must reach the minimum on its own;
-  docs/rules.md R-O2 speaks of melds "laid in the same turn", the trace format puts them in one line.
+  docs/rules.md R-O2 speaks of melds "laid in the same turn", the trace format puts them in one
+  line.
 - R-PU2/R-PU4/R-X12: without an unfinished meld of the top card's rank, one entry must start
   the meld with the top card and 2 held cards of its kind; with one, the rank's entries must
   book it and start a new legal meld, with top + 2 held of that kind between them.
@@ -40,7 +41,8 @@ Interpretations settled by the project where docs/rules.md leaves room (noted wh
 - Game lines: totals are the sums of the deal scores written in the trace (each deal's own
   scores are checked at its `end`); a game whose deal could not be replayed is not judged.
 
-Profile knobs (docs/rules.md sections 11-13, as settled by the project's brief for this referee; where
+Profile knobs (docs/rules.md sections 11-13, as settled by the project's brief for this referee;
+where
 section 13 and that brief differ, the brief is followed and the place says so):
 - R-V3 books "grow": one meld per rank for the whole deal; a pick-up's entries of the top card's
   rank must hold the top card and 2 held cards of its kind between them (reported as R-PU2).

@@ -965,8 +965,8 @@ def black3_onto_completed_book(lines: Lines) -> Lines | None:
     return None
 
 
-# Rule sets as knob overrides of `standard` (the `rules` object of docs/trace.md; a rule file for the
-# engine is `base = "standard"` plus these knobs).
+# Rule sets as knob overrides of `standard` (the `rules` object of docs/trace.md; a rule file for
+# the engine is `base = "standard"` plus these knobs).
 RULE_SETS: dict[str, dict[str, object]] = {
     # completed books take more naturals (R-V4) and black threes meld (R-V7); wild melds stay
     "naturals-black3": {"books": "naturals", "black3_melds": True, "decks": 8},

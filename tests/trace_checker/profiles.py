@@ -1,4 +1,5 @@
-"""Rule knobs (docs/rules.md section 11) as the checker reads them from a `deal` line's `rules` object.
+"""Rule knobs (docs/rules.md section 11) as the checker reads them from a `deal` line's
+`rules` object.
 
 Every number and switch the checker uses comes from a `Profile`, never from a literal in the
 checking code and never from the profile's *name*: a trace names its profile (`standard`,
