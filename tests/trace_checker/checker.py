@@ -42,8 +42,7 @@ Interpretations settled by the project where docs/rules.md leaves room (noted wh
   scores are checked at its `end`); a game whose deal could not be replayed is not judged.
 
 Profile knobs (docs/rules.md sections 11-13, as settled by the project's brief for this referee;
-where
-section 13 and that brief differ, the brief is followed and the place says so):
+where section 13 and that brief differ, the brief is followed and the place says so):
 - R-V3 books "grow": one meld per rank for the whole deal; a pick-up's entries of the top card's
   rank must hold the top card and 2 held cards of its kind between them (reported as R-PU2).
 - R-V4 books "naturals": an entry with "book": true joins the partnership's latest completed
