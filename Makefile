@@ -19,8 +19,9 @@ run: $(STAMP)
 	$(VENV)/bin/handfoot simulate --games 20000 --seed 1
 	$(VENV)/bin/handfoot ask hold-wild
 
-test: $(STAMP)
-	$(PY) -m pytest -q
+test: $(STAMP)  # compile once, then the suite on every core (pytest-xdist)
+	$(PY) -m sim.play.warm
+	$(PY) -m pytest -q -n auto
 
 bench: $(STAMP)
 	$(PY) -m sim.bench

@@ -20,10 +20,11 @@ from sim.cli.options import (
 )
 from sim.core.profiles import load_rules, profile_name
 from sim.core.rules import Rules
+from sim.runs.lineup import PER_PROFILE, check_spec, resolve_seats
 from sim.runs.storage import Run, RunSpec, UntilCI
-from strategies.registry import REGISTRY, load
+from strategies.registry import REGISTRY
 
-_STRATS = ", ".join(sorted(REGISTRY))
+_STRATS = ", ".join(sorted([*REGISTRY, *PER_PROFILE]))
 
 
 def _team_strategies(strategy: str | None, team0: str | None, team1: str | None) -> list[str]:
@@ -38,7 +39,7 @@ def _team_strategies(strategy: str | None, team0: str | None, team1: str | None)
     else:
         names = ["greedy"]
     for name in names:
-        load(name)  # a registered name or a strategy file; refused here, before any play
+        check_spec(name)  # a registered name or a strategy file; refused here, before any play
     return names
 
 
@@ -245,10 +246,9 @@ def _open_for_resume(path: Path, ctx: click.Context) -> Run:
         check("seed", p["seed"], spec.seed)
     if given & {"strategy", "team0", "team1"}:
         from sim.play.api import seats_for_teams
-        from strategies.registry import load
 
         teams = _team_strategies(p["strategy"], p["team0"], p["team1"])
-        wanted = [load(s) for s in seats_for_teams(teams, spec.rules.players)]
+        wanted = resolve_seats(seats_for_teams(teams, spec.rules.players), spec.rules)
         if [(i.kernel, i.params) for i in wanted] != \
                 [(i.kernel, i.params) for i in spec.engine_seats()]:
             differs.append(f"strategies {'/'.join(teams)} (the run has "
@@ -288,14 +288,30 @@ def trace(out: Path, games: int, seed: int, strategy: str | None, team0: str | N
     check_seed(seed)
     teams = _team_strategies(strategy, team0, team1)
     rules = _rules(rules_name)
+    seats = resolve_seats(seats_for_teams(teams, rules.players), rules)
     try:
         handle = out.open("w", encoding="utf-8")
     except OSError as exc:
         raise UserError(f"cannot write --out {out}: {exc.strerror}") from None
     with handle:
-        lines = trace_games(rules, seats_for_teams(teams, rules.players), seed, 0, games)
+        lines = trace_games(rules, seats, seed, 0, games)
         n = write_jsonl(lines, handle)
     click.echo(f"wrote {n} lines for {games} games to {out}")
+
+
+@app.command(epilog="Example: handfoot trace --games 1 --out t.jsonl && handfoot replay "
+                    "t.jsonl --deal 2")
+@click.argument("trace_file", type=click.Path(path_type=Path))
+@click.option("--game", "-g", type=int, default=0, show_default=True, help="Game index.")
+@click.option("--deal", "-d", type=int, default=1, show_default=True, help="Deal 1-4.")
+def replay(trace_file: Path, game: int, deal: int) -> None:
+    """Tell one deal of a trace turn by turn in plain words: who drew, picked up what, melded
+    what, asked, went out, and the score."""
+    from sim.play.positions import read_trace
+    from sim.runs.replay import tell
+
+    for sentence in tell(read_trace(trace_file), game, deal):
+        click.echo(sentence)
 
 
 def _add_groups() -> None:
