@@ -34,7 +34,8 @@ class Param:
 
 TACTICIAN_PARAMS: tuple[Param, ...] = (
     Param("hold_wilds", P_HOLD_WILDS, 0, 3, True,
-          "wilds kept back from melds until on the Foot (0-3)"),
+          "wilds kept back from melds until on the Foot, once the partnership has opened "
+          "and made its wild books (0-3)"),
     Param("min_pile", P_MIN_PILE, 1, 50, True,
           "least discard-pile size worth picking up"),
     Param("open_extra", P_OPEN_EXTRA, 0, 500, True,

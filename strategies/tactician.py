@@ -99,8 +99,11 @@ def propose_melds(g, w, t, x, seat):
         complete = (knob(w, seat, P.P_BOOKS_BEFORE_PARTNER) == 1 or g.on_foot[seat] == 0
                     or partners_on_foot(g, seat) or opponents_close_to_out(g, seat))
         hold = 0
-        if g.on_foot[seat] == 0 and g.books[team, BOOK_WILD] >= g.rules[R_OUT_WILD + d]:
-            hold = knob(w, seat, P.P_HOLD_WILDS)  # once the wild books are made
+        if g.on_foot[seat] == 0 and g.opened[team] == 1 and \
+                g.books[team, BOOK_WILD] >= g.rules[R_OUT_WILD + d]:
+            # once the wild books are made; never before the partnership has opened, so a
+            # held wild never keeps a player from opening
+            hold = knob(w, seat, P.P_HOLD_WILDS)
         if hold > 0 and g.opened[team] == 1 and _melds_into_foot(g, w, seat):
             hold = 0  # the held wild's moment: it takes the last cards down and into the Foot
         pl.plan_reset(g, w, seat)
