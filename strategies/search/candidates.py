@@ -15,6 +15,7 @@ from __future__ import annotations
 from numba import njit
 
 from sim.core.cards import JOKER, N_KINDS, RED3, TWO
+from sim.engine.flow import clear_proposal
 from sim.engine.layout import (
     CAND_ENTRIES,
     D_DISCARD,
@@ -34,6 +35,8 @@ from strategies import plans as pl
 from strategies.going_out import plan_go_out
 from strategies.greedy import plan_turn_melds
 from strategies.judgement import discard_usefulness, going_out_wins_deal
+from strategies.search.heuristics import ask_cautious, ask_greedy
+from strategies.search.params import BASELINE_CAUTIOUS
 
 
 @njit(cache=True)
@@ -105,10 +108,40 @@ def _hold_wilds_line(g, w, seat: int) -> int:
 
 
 @njit(cache=True)
-def gather(g, w, seat: int, discards: int, variants: bool) -> int:
-    """Fill the candidates of the pending decision; returns how many."""
+def _add_proposal(w, count: int, value: int) -> int:
+    """The proposal a heuristic just wrote in ``w.prop`` (entries, and lines where it laid
+    some) as a candidate."""
+    n = w.sc[W_ENTRIES]
+    lines = w.sc[W_LINES]
+    if lines > 1:  # several lines (random play): keep them apart
+        if n > CAND_ENTRIES or count >= MAX_CANDIDATES:
+            return count
+        for i in range(n):
+            for j in range(ENTRY_WIDTH):
+                w.cand_prop[count, i, j] = w.prop[i, j]
+        for i in range(lines):
+            w.cand_line_end[count, i] = w.prop_line_end[i]
+        w.cand_entries[count] = n
+        w.cand_value[count] = value
+        w.cand_lines[count] = lines
+        return count + 1
+    return add(w, count, w.prop, n, value, lines == 1)
+
+
+@njit(cache=True)
+def gather(g, w, t, x, seat: int, discards: int, variants: bool, baseline: int) -> int:
+    """Fill the candidates of the pending decision, the baseline heuristic's choice first;
+    returns how many."""
     decision = g.sc[S_DECISION]
-    count = 0
+    clear_proposal(w)
+    if baseline == BASELINE_CAUTIOUS:
+        value = ask_cautious(g, w, t, x, seat)
+    else:
+        value = ask_greedy(g, w, t, x, seat)
+    if decision == D_PICKUP:  # a pick-up's entries are not a line: w.prop holds ``value``
+        w.sc[W_ENTRIES] = max(value, 0)
+    count = _add_proposal(w, 0, value)
+    clear_proposal(w)
     if decision == D_PICKUP:
         n = pl.plan_pickup(g, w, seat, w.entries)
         if n > 0:

@@ -11,6 +11,9 @@ P_EPSILON = 3
 P_HORIZON = 4
 P_MELD_VARIANTS = 5
 P_CAUTION = 6
+P_BASELINE = 7
+
+BASELINE_GREEDY, BASELINE_CAUTIOUS = 0, 1
 
 ROLLOUT_GREEDY, ROLLOUT_RANDOM, ROLLOUT_EPSILON, ROLLOUT_CAUTIOUS = 0, 1, 2, 3
 
@@ -33,7 +36,11 @@ SEARCH_PARAMS: tuple[Param, ...] = (
     Param("caution", P_CAUTION, 0, 5, False,
           "standard errors by which a candidate must beat the greedy choice over the same "
           "worlds before it is taken (0: the best mean wins)"),
+    Param("baseline", P_BASELINE, 0, 1, True,
+          "the heuristic whose choice is the first candidate, kept unless another is clearly "
+          "better: 0 greedy, 1 cautious"),
 )
 
-SEARCH_DEFAULTS = {"worlds": 16, "discards": 3, "rollout": 0, "epsilon": 0.1, "horizon": 0,
-                   "meld_variants": 1, "caution": 1.0}
+SEARCH_DEFAULTS = {"worlds": 16, "discards": 3, "rollout": 3, "epsilon": 0.1, "horizon": 0,
+                   "meld_variants": 1, "caution": 1.0,
+                   "baseline": 1}

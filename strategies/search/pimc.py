@@ -36,7 +36,9 @@ from sim.engine.position import copy_position
 from strategies.going_out import plan_go_out
 from strategies.judgement import going_out_wins_deal
 from strategies.search import candidates as cands
+from strategies.search.heuristics import CAUTIOUS_VECTOR
 from strategies.search.params import (
+    P_BASELINE,
     P_CAUTION,
     P_DISCARDS,
     P_EPSILON,
@@ -46,7 +48,7 @@ from strategies.search.params import (
     P_WORLDS,
     ROLLOUT_CAUTIOUS,
 )
-from strategies.search.rollout import CAUTIOUS_VECTOR, play_on, value_for
+from strategies.search.rollout import play_on, value_for
 
 ROLLOUT_SALT = 0x5DEECE66D  # the rollouts' random stream differs from the world's shuffle
 ASKER_TRIES = 64  # worlds drawn, at most, to find one where the asker can go out
@@ -149,7 +151,8 @@ def search(g, w, t, x, seat: int, sees_hidden: bool) -> int:
     """Choose among the candidates by their mean outcome over the worlds; the choice is left
     in ``w.prop`` and its value returned."""
     params = w.params[seat]
-    count = cands.gather(g, w, seat, int(params[P_DISCARDS]), params[P_MELD_VARIANTS] > 0)
+    count = cands.gather(g, w, t, x, seat, int(params[P_DISCARDS]),
+                         params[P_MELD_VARIANTS] > 0, int(params[P_BASELINE]))
     worlds = min(max(int(params[P_WORLDS]), 1), MAX_WORLDS)
     if count > 1 and evaluate(g, w, t, x, seat, sees_hidden, worlds, 0,
                               int(params[P_ROLLOUT]), params[P_EPSILON],
@@ -195,7 +198,8 @@ def candidate_values(g, w, t, x, seat: int, sees_hidden: bool, worlds: int, firs
     ``first_world`` .. + ``worlds`` (``w.world_values``), for a position analysis; returns how
     many candidates there are (0 when no consistent world was found)."""
     params = w.params[seat]
-    count = cands.gather(g, w, seat, int(params[P_DISCARDS]), params[P_MELD_VARIANTS] > 0)
+    count = cands.gather(g, w, t, x, seat, int(params[P_DISCARDS]),
+                         params[P_MELD_VARIANTS] > 0, int(params[P_BASELINE]))
     if not evaluate(g, w, t, x, seat, sees_hidden, worlds, first_world, policy, epsilon,
                     horizon, count):
         return 0

@@ -17,53 +17,10 @@ from sim.engine import rng
 from sim.engine.flow import apply_decision, clear_proposal, ended, next_turn
 from sim.engine.layout import D_NONE, S_DEAL, S_DECIDER, S_DECISION, S_TEAMS, S_TURN
 from sim.engine.scoring import N_PARTS, score_parts
-from strategies import greedy, random_play, tactician
-from strategies.registry import CAUTIOUS, REGISTRY, param_vector
+from strategies.search.heuristics import ask_greedy, ask_random, ask_tactician
 from strategies.search.params import ROLLOUT_CAUTIOUS, ROLLOUT_GREEDY, ROLLOUT_RANDOM
 
-# The cautious heuristic's parameter vector, for rollouts that play it (numba freezes it).
-CAUTIOUS_VECTOR = param_vector(REGISTRY["cautious"])
-assert CAUTIOUS == REGISTRY["cautious"].params
-
 GAME_WIN_WEIGHT = 2000.0  # in the last deal: a won game is worth this many points of margin
-
-
-@njit(cache=True)
-def _cautious(g, w, t, x, seat: int) -> int:
-    decision = g.sc[S_DECISION]
-    if decision == 0:
-        return tactician.choose_pickup(g, w, t, x, seat)
-    if decision == 1:
-        return tactician.propose_melds(g, w, t, x, seat)
-    if decision == 2:
-        return tactician.grant(g, w, t, x, seat)
-    if decision == 3:
-        return tactician.go_out(g, w, t, x, seat)
-    return tactician.choose_discard(g, w, t, x, seat)
-
-
-@njit(cache=True)
-def _hook(policy_random: bool, g, w, t, x, seat: int) -> int:
-    decision = g.sc[S_DECISION]
-    if policy_random:
-        if decision == 0:
-            return random_play.choose_pickup(g, w, t, x, seat)
-        if decision == 1:
-            return random_play.propose_melds(g, w, t, x, seat)
-        if decision == 2:
-            return random_play.grant(g, w, t, x, seat)
-        if decision == 3:
-            return random_play.go_out(g, w, t, x, seat)
-        return random_play.choose_discard(g, w, t, x, seat)
-    if decision == 0:
-        return greedy.choose_pickup(g, w, t, x, seat)
-    if decision == 1:
-        return greedy.propose_melds(g, w, t, x, seat)
-    if decision == 2:
-        return greedy.grant(g, w, t, x, seat)
-    if decision == 3:
-        return greedy.go_out(g, w, t, x, seat)
-    return greedy.choose_discard(g, w, t, x, seat)
 
 
 @njit(cache=True)
@@ -80,7 +37,7 @@ def play_on(g, w, t, x, policy: int, epsilon: float, horizon: int) -> None:
         clear_proposal(w)
         seat = g.sc[S_DECIDER]
         if policy == ROLLOUT_CAUTIOUS:
-            apply_decision(g, w, t, _cautious(g, w, t, x, seat))
+            apply_decision(g, w, t, ask_tactician(g, w, t, x, seat))
             continue
         if policy == ROLLOUT_GREEDY:
             use_random = False
@@ -88,7 +45,10 @@ def play_on(g, w, t, x, policy: int, epsilon: float, horizon: int) -> None:
             use_random = True
         else:
             use_random = rng.uniform(w.rng, rng.STREAM_STRATEGY) < epsilon
-        apply_decision(g, w, t, _hook(use_random, g, w, t, x, seat))
+        if use_random:
+            apply_decision(g, w, t, ask_random(g, w, t, x, seat))
+        else:
+            apply_decision(g, w, t, ask_greedy(g, w, t, x, seat))
 
 
 @njit(cache=True)
