@@ -52,6 +52,7 @@ RECORD_FIELDS: tuple[RecordField, ...] = (
     RecordField("books_wild", np.int16, "team", "wild books", "sum"),
     RecordField("books_black3", np.int16, "team", "black-three books (R-V7)"),
     RecordField("open_turn", np.int16, "team", "turn of the partnership's opening, -1 none"),
+    RecordField("pickups", np.int16, "team", "discard-pile pick-ups", "sum"),
     RecordField("foot_turn", np.int16, "seat", "turn each seat picked up its Foot, -1 none"),
 )
 
@@ -74,6 +75,7 @@ C_GAME, C_DEAL, C_DEALER, C_TURNS, C_END, C_OUT_SEAT, C_TRUNCATED = (
 T_SCORE = TEAM_FIELDS.index("score")
 T_BOOKS_CLEAN = TEAM_FIELDS.index("books_clean")
 T_OPEN_TURN = TEAM_FIELDS.index("open_turn")
+T_PICKUPS = TEAM_FIELDS.index("pickups")
 S_FOOT_TURN = SEAT_FIELDS.index("foot_turn")
 assert TEAM_FIELDS[T_SCORE + 1 : T_SCORE + 7] == ("melded", "left", "red3", "books", "out",
                                                    "grab22")

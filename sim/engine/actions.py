@@ -183,6 +183,7 @@ def apply_pickup(g, w, t, seat: int, entries, n: int) -> int:
     g.sc[S_PILE_N] = pile_n - k
     _apply_entries(g, t, seat, entries, n, line_id)
     _mark_opened(g, team_of(g, seat))
+    g.pickups[team_of(g, seat)] += 1
     g.sc[S_PICKED_UP] = 1
     return OK
 

@@ -73,7 +73,7 @@ def same_position(a, b) -> bool:
             and _same(a.booked, b.booked) and _same(a.melded_value, b.melded_value)
             and _same(a.red3, b.red3) and _same(a.grab22, b.grab22)
             and _same(a.game_score, b.game_score) and _same(a.taken, b.taken)
-            and _same(a.known, b.known)
+            and _same(a.known, b.known) and _same(a.pickups, b.pickups)
             and _same(a.opened, b.opened) and _same(a.open_turn, b.open_turn)
             and _same(a.foot_turn, b.foot_turn) and _same(a.deck, b.deck)
             and _same(a.rng, b.rng))

@@ -61,6 +61,7 @@ def reset(g) -> None:
     g.melded_value[:] = 0
     g.red3[:] = 0
     g.opened[:] = 0
+    g.pickups[:] = 0
     g.open_turn[:] = -1
     g.foot_turn[:] = -1
     for s in (S_TURN, S_ENDED, S_GRANTED, S_ASKED, S_PICKED_UP, S_LINE, S_FROZEN_N, S_ERROR,

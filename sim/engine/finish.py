@@ -16,6 +16,7 @@ from sim.core.records import (
     SEAT_BASE,
     T_BOOKS_CLEAN,
     T_OPEN_TURN,
+    T_PICKUPS,
     T_SCORE,
     TEAM_BASE,
 )
@@ -68,5 +69,6 @@ def finish_deal(g, t, game: int, deal: int, out_row, parts) -> None:
         for b in range(N_BOOK_TYPES):
             out_row[team_col(T_BOOKS_CLEAN + b, team)] = g.books[team, b]
         out_row[team_col(T_OPEN_TURN, team)] = g.open_turn[team]
+        out_row[team_col(T_PICKUPS, team)] = g.pickups[team]
     for seat in range(g.sc[S_PLAYERS]):
         out_row[seat_col(S_FOOT_TURN, seat)] = g.foot_turn[seat]

@@ -112,6 +112,7 @@ GAME_DTYPE = np.dtype(
         # Cards each seat is known to hold: taken from the pile and not since melded or
         # discarded (public; a search deals them back to their holder in every world).
         ("known", np.int32, (MAX_SEATS, _K)),
+        ("pickups", np.int32, (MAX_TEAMS,)),  # pile pick-ups this deal (public)
         ("opened", np.int32, (MAX_TEAMS,)),
         ("open_turn", np.int32, (MAX_TEAMS,)),  # turn of the opening, -1 if none
         ("foot_turn", np.int32, (MAX_SEATS,)),  # turn the seat picked up its Foot, -1 if none

@@ -147,6 +147,7 @@ def _team_dict(g, team: int) -> dict:
     books = {name: int(g["books"][team, i]) for name, i in BOOK_TYPES.items()}
     closed = {RANK_NAMES[r]: int(n) for r, n in enumerate(g["rank_books"][team]) if n}
     return {"opened": bool(g["opened"][team]), "open_turn": int(g["open_turn"][team]),
+            "pickups": int(g["pickups"][team]),
             "melds": melds, "books": books, "closed_books_by_rank": closed,
             "cards_in_books": _cards(g["booked"][team]), "red3": int(g["red3"][team])}
 
@@ -300,6 +301,7 @@ def _read_team(g, team: int, entry: dict, rules: Rules) -> np.ndarray:
     seen = np.zeros(N_KINDS, dtype=np.int32)
     g["opened"][team] = int(bool(_need(entry, "opened", bool, where)))
     g["open_turn"][team] = _need(entry, "open_turn", int, where)
+    g["pickups"][team] = _need(entry, "pickups", int, where)
     g["red3"][team] = _need(entry, "red3", int, where)
     seen[KIND_INDEX["R3"]] += g["red3"][team]
     value = 0

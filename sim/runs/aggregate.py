@@ -63,6 +63,7 @@ class Aggregate:
     books_clean: list[int] = _count("team")  # per team, over deals
     books_dirty: list[int] = _count("team")
     books_wild: list[int] = _count("team")
+    pickups: list[int] = _count("team")  # discard-pile pick-ups, per team over deals
     turns: list[int] = _count("hist")  # turns[t] = deals that lasted t turns
     end_reasons: dict[int, int] = _count("reasons")  # END_* -> deals
     truncated: int = _count("int")
