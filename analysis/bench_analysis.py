@@ -42,11 +42,11 @@ def analyse(path: Path, out: Path) -> dict:
 
     run = Run.open(path)
     # One run stands for both orientations here; the real check wants two swapped runs.
-    paired.check_pair = lambda ab, ba: Run.open(ab).spec.rules.deals_per_game
+    paired.check_seatings = lambda paths: (Run.open(paths[0]).spec.rules.deals_per_game, 2)
     pairing = Pairing(key="bench", a=Side("tactician", "tactician"),
                       b=Side("greedy", "greedy"), rules="standard", group="standard")
     start = time.perf_counter()
-    content, report = build_and_write("compare", [PairRuns(pairing, path, path)], {}, out,
+    content, report = build_and_write("compare", [PairRuns(pairing, (path, path))], {}, out,
                                       "bench", command=["bench_analysis"])
     seconds = time.perf_counter() - start
     deals = sum(c["rows"] for c in run.chunks if c["status"] == "done")

@@ -1,7 +1,7 @@
 """What the deals of a pairing looked like: small histograms per side, from lazy scans.
 
-Both runs of a pairing are read, and each partnership's columns are credited to the strategy
-that played them (A is partnership 0 in the ``ab`` run and partnership 1 in the ``ba`` run).
+Every run of a pairing is read, and each partnership's columns are credited to the strategy
+that played them (A is partnership r in the run of seating r, B every other partnership).
 Every table is tidy (one count per row) and tiny whatever the size of the run: deal lengths in
 turns, per-deal scores in bins of ``SCORE_BIN`` points, and the turns of opening and of
 reaching the Foot. Means with intervals come from the per-game tables (analysis.paired).
@@ -35,31 +35,34 @@ class Description:
                              for name in ("turns", "scores", "milestones")))
 
 
-def _queries(lf: pl.LazyFrame, players: int) -> list[pl.LazyFrame]:
-    """Every histogram of one run, as lazy queries collected together."""
+def _queries(lf: pl.LazyFrame, players: int, teams: int) -> list[pl.LazyFrame]:
+    """Every histogram of one run, as lazy queries collected together: deal lengths, then
+    per partnership its scores, its opening turns and its players' Foot turns."""
 
     def hist(frame: pl.LazyFrame, expr: pl.Expr, name: str) -> pl.LazyFrame:
         return frame.select(expr.alias(name)).group_by(name).agg(pl.len().alias("count"))
 
     queries = [hist(lf, pl.col("turns").cast(pl.Int64), "turns")]
-    for team in (0, 1):
+    for team in range(teams):
         score = pl.col(f"score_{team}").cast(pl.Int64)
         queries.append(hist(lf, (score // SCORE_BIN) * SCORE_BIN, "score"))
         queries.append(hist(lf, pl.col(f"open_turn_{team}").cast(pl.Int64), "turn"))
         feet = pl.concat([lf.select(pl.col(f"foot_turn_{s}").cast(pl.Int64).alias("turn"))
-                          for s in range(players) if s % 2 == team])
+                          for s in range(players) if s % teams == team])
         queries.append(feet.group_by("turn").agg(pl.len().alias("count")))
     return queries
 
 
-def describe_run(path: Path, key: str, group: str, labels: tuple[str, str],
-                 roles: tuple[str, str]) -> Description:
+def describe_run(path: Path, key: str, group: str, labels: tuple[str, ...],
+                 roles: tuple[str, ...]) -> Description:
     """One run, in which partnership t played ``labels[t]`` in the role ``roles[t]``."""
     run, lf = scan(path)
-    frames = pl.collect_all(_queries(lf, run.spec.rules.players), engine="streaming")
+    rules = run.spec.rules
+    teams = rules.partnerships
+    frames = pl.collect_all(_queries(lf, rules.players, teams), engine="streaming")
     tag = [pl.lit(key).alias("key"), pl.lit(group).alias("group")]
     scores, milestones = [], []
-    for team in (0, 1):
+    for team in range(teams):
         score_h, open_h, foot_h = frames[1 + 3 * team: 4 + 3 * team]
         who = tag + [pl.lit(labels[team]).alias("side"), pl.lit(roles[team]).alias("role")]
         scores.append(score_h.select(*who, "score", "count"))
@@ -75,11 +78,15 @@ _KEYS = {"turns": ["key", "group", "turns"],
 
 
 def describe_pair(pair: PairRuns) -> Description:
-    """Both runs of a pairing, each partnership credited to the strategy it played."""
+    """Every run of a pairing, each partnership credited to the strategy it played."""
     p = pair.pairing
-    both = Description.concat([
-        describe_run(pair.ab, p.key, p.group, (p.a.label, p.b.label), ("A", "B")),
-        describe_run(pair.ba, p.key, p.group, (p.b.label, p.a.label), ("B", "A"))])
+    n = pair.seatings
+    parts = []
+    for seat, path in enumerate(pair.runs):
+        labels = tuple(p.a.label if t == seat else p.b.label for t in range(n))
+        roles = tuple("A" if t == seat else "B" for t in range(n))
+        parts.append(describe_run(path, p.key, p.group, labels, roles))
+    both = Description.concat(parts)
     return Description(**{name: getattr(both, name).group_by(cols)
                           .agg(pl.col("count").sum()).sort(cols)
                           for name, cols in _KEYS.items()})

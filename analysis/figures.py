@@ -21,13 +21,14 @@ def common(items: Sequence[Analysed], results: pl.DataFrame, out: Path | None) -
     games = min(item.result.games for item in items)
     return [
         Figure(plots.forest(results, out), "Win rates and score differences",
-               "A's game win rate (ties count half) with its 95% Wilson interval, and the mean "
-               "score difference A - B per deal with its 95% t-interval, for each comparison; "
-               f"each played {games:,} or more games both ways on the same shuffles. Dashed "
-               "lines: no difference."),
+               "A's game win rate (a tie for first among k counts 1/k) with its 95% Wilson "
+               "interval at the effective number of games, and the mean score difference "
+               "A - B (B: the mean of the partnerships A did not play) per deal with its 95% "
+               f"t-interval, for each comparison; each played {games:,} or more shuffles in "
+               "every seating of A. Dashed lines: even play."),
         Figure(plots.scores(d.scores, out), "Score distributions",
                "Share of deals in which a strategy's partnership scored each amount (bins of "
-               "100 points), over every deal it played in both seats."),
+               "100 points), over every deal it played in every seating."),
         Figure(plots.deal_lengths(d.turns, out), "Deal length",
                "Turns per deal: histogram and empirical cumulative distribution, all deals "
                "of each rule set."),

@@ -103,19 +103,29 @@ def col(header: str, kind: str, *sources: str) -> Column:
     return Column(header, tuple(sources), kind)
 
 
-def results_view(correct: bool, first: Sequence[Column] = ()) -> View:
-    """The key table of every comparison report."""
+def results_view(correct: bool, first: Sequence[Column] = (), ranks: bool = False) -> View:
+    """The key table of every comparison report. ``ranks`` adds the even share and A's mean
+    rank, for comparisons with more than two partnerships (or players); there "B" is the
+    mean of the partnerships A did not play."""
     cols = [*first, col("A", "text", "a"), col("B", "text", "b"),
-            col("games (each way)", "int", "games"), col("A wins", "pct", "win_rate"),
-            col("95% CI (wins)", "pct_range", "win_low", "win_high"),
-            col("A - B per deal", "pts", "diff_deal"),
-            col("95% CI (points)", "pts_range", "diff_deal_low", "diff_deal_high"),
-            col("A - B per game (95% CI)", "pts_ci", "diff_game", "diff_game_low",
-                "diff_game_high"),
-            col("p", "p", "p_value")]
+            col("shuffles (each seating)", "int", "games"), col("A wins", "pct", "win_rate"),
+            col("95% CI (wins)", "pct_range", "win_low", "win_high")]
+    if ranks:
+        cols += [col("even", "pct", "even"),
+                 col("A's mean rank (95% CI)", "num2_ci", "rank", "rank_low", "rank_high")]
+    cols += [col("A - B per deal", "pts", "diff_deal"),
+             col("95% CI (points)", "pts_range", "diff_deal_low", "diff_deal_high"),
+             col("A - B per game (95% CI)", "pts_ci", "diff_game", "diff_game_low",
+                 "diff_game_high"),
+             col("p", "p", "p_value")]
     if correct:
         cols.append(col("p (Holm)", "p", "p_holm"))
     return View("results.csv", tuple(cols))
+
+
+def many_seats(results: pl.DataFrame) -> bool:
+    """Whether any comparison in ``results`` has more than two seatings."""
+    return "teams" in results.columns and bool((results["teams"] > 2).any())
 
 
 def _ci(header: str, kind: str, stem: str) -> Column:

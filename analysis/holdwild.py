@@ -12,7 +12,7 @@ from pathlib import Path
 
 from analysis import figures, plots
 from analysis.compare import METHOD
-from analysis.fmt import col, deals_view, results_view, sides_view
+from analysis.fmt import col, deals_view, many_seats, results_view, sides_view
 from analysis.playing import Pairing, PairRuns, PlayError, rules_and_profile, side
 from analysis.report import Content, Figure, Section
 from analysis.tables import analyse, deals_table, results_table, sides_table
@@ -27,18 +27,16 @@ QUESTION = ("Is holding a wild worth it? Does the tactician do better if it keep
 
 def plan(profiles: Sequence[str], values: Sequence[int], folder: Path,
          strategy: str = "tactician") -> list[Pairing]:
-    none = side(strategy, folder, label="hold 0", hold_wilds=0)
     out = []
     for spec in profiles:
         rules, profile = rules_and_profile(spec)
-        if rules.partnerships != 2:
-            raise PlayError(f"rules '{spec}' have {rules.partnerships} partnerships; the "
-                            "comparison needs 2")
+        none = side(strategy, folder, label="hold 0", rules=rules, hold_wilds=0)
         for v in values:
             if v == 0:
                 raise PlayError("hold 0 is the baseline; compare 1, 2 or 3 against it")
             out.append(Pairing(key=f"{profile}-hold{v}",
-                               a=side(strategy, folder, label=f"hold {v}", hold_wilds=v),
+                               a=side(strategy, folder, label=f"hold {v}", rules=rules,
+                                      hold_wilds=v),
                                b=none, rules=spec, group=profile, value=str(v)))
     return out
 
@@ -61,7 +59,8 @@ def build(pairs: list[PairRuns], params: dict, out: Path | None) -> Content:
                 "deals.csv": deals_table(items)},
         sections=[Section("Holding wilds against holding none",
                           results_view(True, (col("rules", "text", "group"),
-                                              col("wilds held", "text", "value"))),
+                                              col("wilds held", "text", "value")),
+                                       ranks=many_seats(results)),
                           note="A holds wilds back, B holds none; p (Holm): corrected for "
                                "every comparison in the table."),
                   Section("Each strategy", sides_view(), in_summary=False),

@@ -1,15 +1,20 @@
-"""Plan and play the run folders behind a comparison: every pairing as two runs, A as
-partnership 0 (``<key>-ab``) and as partnership 1 (``<key>-ba``), same rules, seed and games.
+"""Plan and play the run folders behind a comparison: every pairing as one run per seating
+of A, same rules, seed and games. With two partnerships the runs are ``<key>-ab`` (A as
+partnership 0) and ``<key>-ba`` (A as partnership 1); with T partnerships (or T players in
+individual play) they are ``<key>-a0`` ... ``<key>-a{T-1}``, A in partnership r and B in every
+other one (analysis.paired).
 
 Runs live in ``runs/<report name>/`` so a report can name the runs it used, and a command run
-again reuses them: a finished run with the same rules, strategies, seed and games is read as it
-is, an unfinished one is resumed (Ctrl-C keeps finished chunks), one made by another engine
-build is played again (its records describe old code), and one that differs in what defines
-its records is an error unless ``rerun`` replaces it.
+again reuses them: a finished run with the same rules, strategies (as played: kernel and every
+parameter), seed and games is read as it is, an unfinished one is resumed (Ctrl-C keeps
+finished chunks), one made by another engine build is played again (its records describe old
+code), and one that differs in what defines its records is an error unless ``rerun`` replaces
+it.
 
 Strategies with parameters are written out in full as TOML files named by a hash of their
 content (``<runs>/<name>/strategies/``), so a run's manifest pins every parameter and an
-edited strategy can never be mistaken for the one a run was made with.
+edited strategy can never be mistaken for the one a run was made with. A name that resolves
+per rule set (``tuned``) stays a name; the run's manifest records what it resolved to.
 """
 
 from __future__ import annotations
@@ -25,8 +30,9 @@ from pathlib import Path
 
 from sim.core.profiles import load_rules, profile_name
 from sim.core.rules import Rules
+from sim.runs.lineup import is_per_profile, resolve_spec
 from sim.runs.storage import ChunkResult, Run, RunError, RunSpec, engine_build
-from strategies.registry import load
+from strategies.registry import StrategyInfo, load
 
 STRATEGY_DIR = "strategies"
 Note = Callable[[str], None]
@@ -66,20 +72,56 @@ class Pairing:
 
 @dataclass(frozen=True)
 class PairRuns:
+    """The runs of a pairing, one per seating: ``runs[r]`` has A as partnership r."""
+
     pairing: Pairing
-    ab: Path
-    ba: Path
+    runs: tuple[Path, ...]
+
+    @property
+    def ab(self) -> Path:
+        return self.runs[0]
+
+    @property
+    def ba(self) -> Path:
+        return self.runs[1]
+
+    @property
+    def seatings(self) -> int:
+        return len(self.runs)
+
+
+def seating_name(seat: int, teams: int) -> str:
+    """The suffix of seating ``seat``'s run folder: ab/ba for two partnerships, a0, a1 ...
+    otherwise."""
+    if teams == 2:
+        return ("ab", "ba")[seat]
+    return f"a{seat}"
 
 
 # --- Strategies ---------------------------------------------------------------------------------
 
-def side(spec: str, folder: Path, label: str | None = None, **params: float) -> Side:
+def side(spec: str, folder: Path, label: str | None = None, rules: Rules | None = None,
+         allow_oracle: bool = False, **params: float) -> Side:
     """A strategy by name or file, optionally with parameters changed.
 
     Non-parametric registered strategies stay names; parametric ones (and every file) are
-    written in full to ``folder`` so runs pin every parameter.
+    written in full to ``folder`` so runs pin every parameter. A per-profile name (``tuned``)
+    stays a name unless parameters are changed, which needs ``rules`` to resolve it first. A
+    strategy that sees hidden cards (``oracle``) is refused unless ``allow_oracle``: it is a
+    ceiling for measurement, and a comparison with it would not be a fair game.
     """
-    info = load(spec)
+    if is_per_profile(spec):
+        if not params:
+            return Side(label or spec, spec)
+        if rules is None:
+            raise PlayError(f"strategy '{spec}' resolves per rule set; give it parameters "
+                            "only where the rules are known")
+        info = resolve_spec(spec, rules)
+    else:
+        info = load(spec)
+    if info.sees_hidden and not allow_oracle:
+        raise PlayError(f"strategy '{spec}' sees every hidden card, so a comparison with it is "
+                        "not a fair game; pass --allow-oracle to measure against it anyway")
     if params and not info.parametric:
         raise PlayError(f"strategy '{spec}' takes no parameters")
     specs = {p.name: p for p in info.param_specs}
@@ -93,7 +135,14 @@ def side(spec: str, folder: Path, label: str | None = None, **params: float) -> 
         if spec.endswith(".toml"):
             raise PlayError(f"strategy file {spec}: only parametric strategies can be files")
         return Side(shown, spec)
-    values = {**info.params, **params}
+    return Side(shown, strategy_file(info, folder, stem, shown, params))
+
+
+def strategy_file(info: StrategyInfo, folder: Path, stem: str, shown: str,
+                  params: dict | None = None) -> str:
+    """Write ``info`` with ``params`` changed in full to ``folder`` (named by a hash of its
+    content) and return its path."""
+    values = {**info.params, **(params or {})}
     lines = [f'base = "{info.base}"'] + [f"{p.name} = {_num(values.get(p.name, 0))}"
                                          for p in info.param_specs]
     text = "\n".join(lines) + "\n"
@@ -104,7 +153,7 @@ def side(spec: str, folder: Path, label: str | None = None, **params: float) -> 
         path.write_text(f"# {shown}: written by handfoot for a comparison\n{text}",
                         encoding="utf-8")
     load(str(path))  # the file must load as what it says
-    return Side(shown, str(path))
+    return str(path)
 
 
 def _num(value: float) -> str:
@@ -125,21 +174,34 @@ def chunk_size_for(games: int, workers: int) -> int:
     return max(200, min(10_000, math.ceil(games / (4 * max(workers, 1)))))
 
 
-def run_spec(pairing: Pairing, a_first: bool, seed: int, games: int, chunk_size: int) -> RunSpec:
+def run_spec(pairing: Pairing, seat: int, seed: int, games: int, chunk_size: int,
+             keep_records: bool = True) -> RunSpec:
+    """The run of seating ``seat``: A plays partnership ``seat``, B every other one."""
     from sim.play.api import seats_for_teams
 
     rules, profile = rules_and_profile(pairing.rules)
-    if rules.partnerships != 2:
-        raise PlayError(f"rules '{pairing.rules}' have {rules.partnerships} partnerships; "
-                        "paired comparisons need 2")
-    teams = (pairing.a.spec, pairing.b.spec) if a_first else (pairing.b.spec, pairing.a.spec)
+    teams_n = rules.partnerships
+    if not 0 <= seat < teams_n:
+        raise PlayError(f"seating {seat} does not exist with {teams_n} partnerships")
+    teams = tuple(pairing.a.spec if t == seat else pairing.b.spec for t in range(teams_n))
     seats = tuple(seats_for_teams(list(teams), rules.players))
     return RunSpec(rules=rules, profile=profile, team_strategies=teams, seat_strategies=seats,
-                   seed=seed, games=games, chunk_size=chunk_size)
+                   seed=seed, games=games, chunk_size=chunk_size, keep_records=keep_records)
+
+
+def seatings(pairing: Pairing) -> int:
+    """How many seatings the pairing's rules need: one per partnership (or player)."""
+    return load_rules(pairing.rules).partnerships
+
+
+def _played(spec: RunSpec) -> tuple:
+    """The strategies as the engine plays them: kernel and every parameter, per seat."""
+    return tuple((info.kernel, tuple(sorted(info.params.items())))
+                 for info in spec.engine_seats())
 
 
 def _defines(spec: RunSpec) -> tuple:
-    return (spec.rules.rules_id, spec.seat_strategies, spec.seed, spec.games,
+    return (spec.rules.rules_id, spec.seat_strategies, _played(spec), spec.seed, spec.games,
             spec.keep_records)
 
 
@@ -152,6 +214,8 @@ def _describe_difference(have: RunSpec, want: RunSpec) -> str:
                        ("records", have.keep_records, want.keep_records)):
         if a != b:
             parts.append(f"{what} {a} (wanted {b})")
+    if not parts and _played(have) != _played(want):
+        parts.append("strategies as played (a strategy file or a tuned file changed)")
     return "; ".join(parts)
 
 
@@ -210,10 +274,12 @@ def grow_run(path: Path, games: int) -> None:
         if planned is None or (planned["first_game"], planned["games"]) != \
                 (entry["first_game"], entry["games"]):
             continue  # a last, partial chunk of the shorter run is played again
+        kept = old.spec.keep_records
         new.store(ChunkResult(index=index, first_game=entry["first_game"],
                               games=entry["games"], rows=entry["rows"],
                               aggregate=entry["aggregate"], seconds=entry["seconds"],
-                              data=old.chunk_path(index).read_bytes(), sha256=entry["sha256"]))
+                              data=old.chunk_path(index).read_bytes() if kept else None,
+                              sha256=entry["sha256"] if kept else None))
     new.set_status("incomplete")
     new.save(force=True)
     shutil.rmtree(path)
@@ -223,24 +289,28 @@ def grow_run(path: Path, games: int) -> None:
 def play_pairs(pairings: Sequence[Pairing], root: Path, seed: int, games: int, jobs: int = 0,
                rerun: bool = False, progress: bool | None = None, note: Note | None = None,
                chunk_size: int | None = None, grow: bool = False) -> list[PairRuns]:
-    """Both runs of every pairing under ``root``; progress on stderr only on a terminal."""
+    """The run of every seating of every pairing under ``root``; progress on stderr only on a
+    terminal."""
     from joblib import cpu_count
 
     show = sys.stderr.isatty() if progress is None else progress
     chunk = chunk_size or chunk_size_for(games, jobs or cpu_count())
+    plans = [(pairing, seatings(pairing)) for pairing in pairings]
+    total = sum(n for _, n in plans)
+    done = 0
     out = []
-    total = 2 * len(pairings)
-    for i, pairing in enumerate(pairings):
+    for pairing, n in plans:
         paths = []
-        for j, a_first in enumerate((True, False)):
-            path = root / f"{pairing.key}-{'ab' if a_first else 'ba'}"
+        for seat in range(n):
+            path = root / f"{pairing.key}-{seating_name(seat, n)}"
+            done += 1
             if show:
-                seat = 0 if a_first else 1
-                print(f"[{2 * i + j + 1}/{total}] {pairing.group}: {pairing.a.label} vs "
-                      f"{pairing.b.label}, A as partnership {seat}: {games:,} games",
+                where = "seat" if load_rules(pairing.rules).individual else "partnership"
+                print(f"[{done}/{total}] {pairing.group}: {pairing.a.label} vs "
+                      f"{pairing.b.label}, A as {where} {seat}: {games:,} games",
                       file=sys.stderr)
-            ensure_run(path, run_spec(pairing, a_first, seed, games, chunk), jobs=jobs,
+            ensure_run(path, run_spec(pairing, seat, seed, games, chunk), jobs=jobs,
                        rerun=rerun, grow=grow, progress=show, note=note)
             paths.append(path)
-        out.append(PairRuns(pairing, paths[0], paths[1]))
+        out.append(PairRuns(pairing, tuple(paths)))
     return out

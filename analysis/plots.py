@@ -42,13 +42,21 @@ def forest(results: pl.DataFrame, out: Path, name: str = "forest.png") -> str:
     y = np.arange(n)[::-1]
     for ax, (mid, lo, hi, ref, title, scale) in zip(
             (left, right),
-            (("win_rate", "win_low", "win_high", 0.5, "A's game win rate (95% Wilson CI)", 100),
+            (("win_rate", "win_low", "win_high", "even", "A's game win rate (95% Wilson CI)",
+              100),
              ("diff_deal", "diff_deal_low", "diff_deal_high", 0.0,
               "A - B, points per deal (95% CI)", 1)), strict=True):
         m = np.array([r[mid] for r in rows]) * scale
         err = np.array([[r[mid] - r[lo], r[hi] - r[mid]] for r in rows]).T * scale
         ax.errorbar(m, y, xerr=err, fmt="o", color="tab:blue", ecolor="tab:blue", capsize=3)
-        ax.axvline(ref * scale, color="grey", lw=1, ls="--")
+        if ref == "even":  # each comparison's even share (1/2, or 1/T for T seatings)
+            evens = np.array([r.get("even", 0.5) for r in rows]) * scale
+            if len(set(evens.tolist())) == 1:
+                ax.axvline(evens[0], color="grey", lw=1, ls="--")
+            else:
+                ax.vlines(evens, y - 0.4, y + 0.4, color="grey", lw=1, ls="--")
+        else:
+            ax.axvline(ref * scale, color="grey", lw=1, ls="--")
         ax.set_title(title, fontsize=10)
         ax.grid(axis="x", alpha=0.3)
     left.set_xlabel("%")
@@ -140,7 +148,8 @@ def effect(results: pl.DataFrame, param: str, out: Path, name: str = "sweep.png"
             ax.errorbar(x, m, yerr=err, fmt="o", linestyle=_STYLES[i % 4], capsize=3,
                         label=group)
     diff_ax.axhline(0, color="grey", lw=1, ls="--")
-    win_ax.axhline(50, color="grey", lw=1, ls="--")
+    for even in sorted(set(results["even"].to_list()) if "even" in results.columns else {0.5}):
+        win_ax.axhline(100 * even, color="grey", lw=1, ls="--")
     diff_ax.set_title("A - B, points per deal (95% CI)", fontsize=10)
     win_ax.set_title("A's game win rate, % (95% Wilson CI)", fontsize=10)
     ticks = sorted({float(v) for v in results["value"].to_list()})
@@ -152,7 +161,8 @@ def effect(results: pl.DataFrame, param: str, out: Path, name: str = "sweep.png"
     return _save(fig, out, name)
 
 
-def variants(table: pl.DataFrame, panels: Sequence[tuple[str, str, float, float | None]],
+def variants(table: pl.DataFrame,
+             panels: Sequence[tuple[str, str, float, float | str | None]],
              out: Path, name: str = "variants.png") -> str:
     """The rule-set comparison: one bar per profile per panel, 95% error bars.
 
@@ -172,7 +182,11 @@ def variants(table: pl.DataFrame, panels: Sequence[tuple[str, str, float, float 
             ax.bar(x, m, yerr=err, capsize=4, color="tab:blue", alpha=0.75)
         else:
             ax.errorbar(x, m, yerr=err, fmt="o", capsize=4, color="tab:blue")
-            ax.axhline(ref, color="grey", lw=1, ls="--")
+            if ref == "even":  # each rule set's even share: 1 / seatings
+                ax.hlines(table["even"].to_numpy() * scale, x - 0.3, x + 0.3, color="grey",
+                          lw=1, ls="--")
+            else:
+                ax.axhline(ref, color="grey", lw=1, ls="--")
             ax.set_xlim(-0.5, len(groups) - 0.5)
         ax.set_xticks(x, groups, fontsize=8, rotation=15)
         ax.set_title(title, fontsize=9)

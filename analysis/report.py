@@ -24,7 +24,7 @@ import polars as pl
 
 from analysis.describe import run_facts
 from analysis.fmt import View
-from analysis.playing import Pairing, PairRuns
+from analysis.playing import Pairing, PairRuns, seating_name
 
 FORMAT = "handfoot-report/1"
 MANIFEST = "manifest.json"
@@ -137,12 +137,17 @@ def _manifest(content: Content, name: str, command: list[str] | None) -> dict:
     pairings = []
     runs = []
     for pair in content.pairs:
-        facts = {"ab": run_facts(pair.ab), "ba": run_facts(pair.ba)}
+        n = pair.seatings
+        facts = {seating_name(seat, n): run_facts(path) for seat, path in enumerate(pair.runs)}
         pairings.append({**pair.pairing.to_dict(), "runs": {k: v["path"]
                                                             for k, v in facts.items()}})
-        for orient, f in facts.items():
-            runs.append({"pairing": pair.pairing.key, "orientation": orient,
+        for seat, (orient, f) in enumerate(facts.items()):
+            runs.append({"pairing": pair.pairing.key, "orientation": orient, "seating": seat,
                          "a": pair.pairing.a.label, "b": pair.pairing.b.label, **f})
+    for path in content.extra_runs:
+        f = run_facts(path)
+        runs.append({"pairing": "", "orientation": "", "seating": -1,
+                     "a": "/".join(f["strategies"]["teams"]), "b": "", **f})
     return {
         "format": FORMAT, "name": name, "kind": content.kind, "title": content.title,
         "question": content.question,
@@ -156,11 +161,21 @@ def _manifest(content: Content, name: str, command: list[str] | None) -> dict:
     }
 
 
+def _seating(r: dict) -> str:
+    """Which partnership A played in a run (older manifests: from its orientation)."""
+    seat = r.get("seating", 0 if r["orientation"] == "ab" else 1)
+    return "" if seat < 0 else str(seat)
+
+
 def _runs_lines(manifest: dict) -> list[str]:
-    return [f"- `{r['name']}` ({r['a']} vs {r['b']}, A as partnership "
-            f"{0 if r['orientation'] == 'ab' else 1}): rules {r['profile']} ({r['rules_id']}), "
-            f"seed {r['seed']}, {r['games']:,} games, {r['deals']:,} deals, {r['status']}"
-            for r in manifest["runs"]]
+    out = []
+    for r in manifest["runs"]:
+        who = (f"{r['a']} vs {r['b']}, A as partnership {_seating(r)}" if _seating(r) else
+               r["a"])
+        out.append(f"- `{r['name']}` ({who}): rules {r['profile']} ({r['rules_id']}), "
+                   f"seed {r['seed']}, {r['games']:,} games, {r['deals']:,} deals, "
+                   f"{r['status']}")
+    return out
 
 
 def _markdown(content: Content, name: str, manifest: dict) -> str:
@@ -222,8 +237,8 @@ def _html(content: Content, name: str, manifest: dict) -> str:
     parts.append("<h2>Method</h2><ul>" + "".join(f"<li>{e(m)}</li>" for m in content.method)
                  + "</ul>")
     rows = "".join(
-        f"<tr><td>{e(r['name'])}</td><td>{e(r['a'])} vs {e(r['b'])}</td>"
-        f"<td>{0 if r['orientation'] == 'ab' else 1}</td><td>{e(r['profile'])}</td>"
+        f"<tr><td>{e(r['name'])}</td><td>{e(r['a'])}{' vs ' if r['b'] else ''}"
+        f"{e(r['b'])}</td><td>{_seating(r)}</td><td>{e(r['profile'])}</td>"
         f"<td>{e(r['rules_id'])}</td><td>{r['seed']}</td><td>{r['games']:,}</td>"
         f"<td>{r['deals']:,}</td><td>{e(r['status'])}</td></tr>" for r in manifest["runs"])
     parts.append("<h2>Runs used</h2><table><thead><tr><th>run folder</th><th>comparison</th>"
@@ -277,5 +292,5 @@ def rebuild(reports_dir: Path, name: str, command: list[str] | None = None
     pairs = []
     for p in manifest["pairings"]:
         pairing = Pairing.from_dict({k: v for k, v in p.items() if k != "runs"})
-        pairs.append(PairRuns(pairing, Path(p["runs"]["ab"]), Path(p["runs"]["ba"])))
+        pairs.append(PairRuns(pairing, tuple(Path(v) for v in p["runs"].values())))
     return build_and_write(kind, pairs, manifest["params"], reports_dir, name, command)

@@ -22,6 +22,42 @@ def wilson_interval(successes: float, n: int, level: float = 0.95) -> tuple[floa
     return float(low), float(high)
 
 
+def clustered_wilson(cluster_scores: np.ndarray, games_per_cluster: int,
+                     level: float = 0.95, rate: float | None = None) -> tuple[float, float]:
+    """Wilson interval for a win rate whose games come in clusters (the seatings of one
+    shuffle), each cluster scored by its mean: ``cluster_scores[g]`` is A's share of the
+    ``games_per_cluster`` games of shuffle g (ties as fractions).
+
+    The games of one shuffle are not independent: with the same cards dealt, A's results in
+    its seatings are strongly (negatively, for two partnerships) correlated, so a Wilson
+    interval over all games as if independent has the wrong width (about 1.4 times too wide
+    for tactician against greedy, covering 99.5% instead of 95%). The spread of the cluster
+    scores gives the design effect; the interval is Wilson's at the effective number of
+    games ``n_eff = G p (1 - p) / var(cluster scores)``, which matches the cluster-robust
+    normal interval for the mean at large G and keeps Wilson's behaviour near 0 and 1.
+
+    Degenerate cases: no spread between clusters at a rate strictly between 0 and 1 (a
+    deterministic strategy paired with itself scores exactly 1/N in every cluster) is exact,
+    the interval the point; a rate of exactly 0 or 1, or a single cluster, falls back to
+    Wilson over every game. ``rate`` is the mean score when the caller has it exactly (from
+    integer counts), so that a point interval is that number to the last bit.
+    """
+    x = np.asarray(cluster_scores, dtype=np.float64)
+    g = len(x)
+    if g == 0:
+        raise ValueError("an interval needs at least one observation")
+    p = float(x.mean()) if rate is None else float(rate)
+    var = float(x.var(ddof=1)) if g > 1 and not np.all(x == x[0]) else 0.0
+    informative = 0.0 < p < 1.0
+    if g > 1 and informative and var == 0.0:
+        return p, p
+    if g < 2 or not informative:
+        return wilson_interval(p * g * games_per_cluster, g * games_per_cluster, level)
+    n_eff = g * p * (1 - p) / var
+    low, high = proportion_confint(p * n_eff, n_eff, alpha=1 - level, method="wilson")
+    return float(low), float(high)
+
+
 @dataclass(frozen=True)
 class MeanEstimate:
     """A sample mean with its standard error, t-interval and two-sided p-value against 0."""

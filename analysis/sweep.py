@@ -8,18 +8,28 @@ from pathlib import Path
 
 from analysis import figures, plots
 from analysis.compare import METHOD
-from analysis.fmt import col, deals_view, pct, pts, pval, results_view, sides_view
+from analysis.fmt import (
+    col,
+    deals_view,
+    many_seats,
+    pct,
+    pts,
+    pval,
+    results_view,
+    sides_view,
+)
 from analysis.playing import Pairing, PairRuns, PlayError, rules_and_profile, side
 from analysis.report import Content, Figure, Section
 from analysis.tables import analyse, deals_table, results_table, sides_table
 from analysis.verdict import call
+from sim.runs.lineup import is_per_profile
 from strategies.registry import load
 
 
 def parse_param(text: str, strategy: str = "tactician") -> tuple[str, list[float]]:
     """``hold_wilds=0,1,2,3`` -> ("hold_wilds", [0, 1, 2, 3]), checked against the knob of
     ``strategy``'s parameters."""
-    info = load(strategy)
+    info = load("tactician" if is_per_profile(strategy) else strategy)
     if not info.parametric:
         raise PlayError(f"strategy '{strategy}' takes no parameters")
     PARAM_INDEX = {p.name: p for p in info.param_specs}  # noqa: N806
@@ -51,14 +61,15 @@ def _value(v: float) -> str:
 
 
 def plan(strategy: str, param: str, values: Sequence[float], against: str | None, rules: str,
-         folder: Path) -> list[Pairing]:
+         folder: Path, allow_oracle: bool = False) -> list[Pairing]:
     """One pairing per value; the opponent defaults to ``strategy`` as it is."""
-    _, profile = rules_and_profile(rules)
+    resolved, profile = rules_and_profile(rules)
     opponent = side(against or strategy, folder,
-                    label=None if against else f"{Path(strategy).stem} as is")
+                    label=None if against else f"{Path(strategy).stem} as is", rules=resolved,
+                    allow_oracle=allow_oracle)
     out = []
     for v in values:
-        a = side(strategy, folder, **{param: v})
+        a = side(strategy, folder, rules=resolved, allow_oracle=allow_oracle, **{param: v})
         out.append(Pairing(key=f"{param}-{_value(v)}", a=a, b=opponent, rules=rules,
                            group=profile, value=_value(v)))
     return out
@@ -104,7 +115,8 @@ def build(pairs: list[PairRuns], params: dict, out: Path | None) -> Content:
         tables={"results.csv": results, "sides.csv": sides_table(items),
                 "deals.csv": deals_table(items)},
         sections=[Section("Each value against the same opponent",
-                          results_view(True, (col(param, "text", "value"),)),
+                          results_view(True, (col(param, "text", "value"),),
+                                       ranks=many_seats(results)),
                           note="p (Holm): corrected for the number of values swept."),
                   Section("Each strategy", sides_view(), in_summary=False),
                   Section("Deals", deals_view(), in_summary=False)],

@@ -1,10 +1,12 @@
 """The data tables of a report, one row per comparison or per side, every estimate with its
 interval: the numbers that summary.md, index.html and the terminal print are read from here.
 
-Rates of games (win rates) get Wilson intervals; means per deal get t-intervals from per-game
-values averaged over both plays of each shuffle (analysis.paired), so they are clustered by
-game; medians and percentiles get distribution-free order-statistic intervals, which treat the
-deals as independent.
+Win rates get Wilson intervals at the effective number of games (clustered by shuffle); means
+per deal get t-intervals from per-game values averaged over every seating of each shuffle
+(analysis.paired), so they are clustered by shuffle too; medians and percentiles get
+distribution-free order-statistic intervals, which treat the deals as independent. With more
+than two partnerships "B" is every partnership A did not play, and B's numbers are per
+partnership (the mean over them).
 """
 
 from __future__ import annotations
@@ -16,7 +18,7 @@ import numpy as np
 import polars as pl
 
 from analysis.describe import Description
-from analysis.paired import PairedResult
+from analysis.paired import PairedResult, seatings_of
 from analysis.playing import PairRuns
 from analysis.stats import (
     MeanEstimate,
@@ -29,7 +31,7 @@ from analysis.stats import (
 
 @dataclass
 class Analysed:
-    """A pairing with everything read from its two runs."""
+    """A pairing with everything read from its runs (one per seating)."""
 
     pair: PairRuns
     result: PairedResult
@@ -54,16 +56,18 @@ def _share(prefix: str, hits: int, n: int) -> dict:
 
 
 def per_deal(diffs: pl.DataFrame, stems: Sequence[str], deals_per_game: int) -> MeanEstimate:
-    """Mean per deal of the per-game columns ``<stem>_1`` / ``<stem>_2``, averaged over both
-    orientations of each game index and over the stems (e.g. both partnerships)."""
-    cols = [diffs[f"{s}_{o}"].cast(pl.Float64).to_numpy() for s in stems for o in (1, 2)]
+    """Mean per deal of the per-game columns ``<stem>_1`` ... ``<stem>_T``, averaged over the
+    seatings of each shuffle and over the stems."""
+    seats = seatings_of(diffs)
+    cols = [diffs[f"{s}_{o + 1}"].cast(pl.Float64).to_numpy() for s in stems
+            for o in range(seats)]
     per_game = np.mean(np.stack(cols), axis=0)
     return mean_estimate(per_game).scaled(1.0 / deals_per_game)
 
 
 def results_table(items: Sequence[Analysed], correct: bool) -> pl.DataFrame:
-    """One row per comparison: A's win rate, A - B per game and per deal, p (and Holm's
-    adjusted p across the rows when ``correct``)."""
+    """One row per comparison: A's win rate, A - B (the mean of B's partnerships) per game and
+    per deal, A's mean rank, p (and Holm's adjusted p across the rows when ``correct``)."""
     rows = []
     for item in items:
         p = item.pair.pairing
@@ -101,7 +105,7 @@ def sides_table(items: Sequence[Analysed]) -> pl.DataFrame:
 
 def deals_table(items: Sequence[Analysed]) -> pl.DataFrame:
     """One row per comparison: how long deals last and how they end, points and books per
-    partnership per deal, and the winner's margin per game."""
+    partnership per deal, and the winner's margin per game (over the runner-up)."""
     rows = []
     for item in items:
         p, dpg, d = item.pair.pairing, item.result.deals_per_game, item.diffs
@@ -113,10 +117,10 @@ def deals_table(items: Sequence[Analysed]) -> pl.DataFrame:
             row.update(_quantile(name, t, c, q))
         for name in ("out", "stock", "truncated"):
             row.update(_est(f"share_{name}", per_deal(d, [name], dpg)))
-        row.update(_est("score_deal", per_deal(d, ["a_total", "b_total"], dpg)))
+        row.update(_est("score_deal", per_deal(d, ["mean_total"], dpg)))
         for kind in ("clean", "dirty", "wild"):
-            row.update(_est(f"books_{kind}", per_deal(d, [f"a_{kind}", f"b_{kind}"], dpg)))
-        margins = np.abs(np.stack([d["x1"].to_numpy(), d["x2"].to_numpy()]))
+            row.update(_est(f"books_{kind}", per_deal(d, [f"mean_{kind}"], dpg)))
+        margins = np.stack([d[f"lead_{i + 1}"].to_numpy() for i in range(seatings_of(d))])
         row.update(_est("margin", mean_estimate(margins.mean(axis=0))))
         values, counts = np.unique(margins.ravel(), return_counts=True)
         row.update(_quantile("margin_median", values, counts, 0.5))
@@ -125,12 +129,12 @@ def deals_table(items: Sequence[Analysed]) -> pl.DataFrame:
 
 
 def analyse(pairs: Sequence[PairRuns]) -> list[Analysed]:
-    """Read both runs of every pairing: paired statistics, per-game table, histograms."""
+    """Read the runs of every pairing: paired statistics, per-shuffle table, histograms."""
     from analysis.describe import describe_pair
-    from analysis.paired import analyse_pair
+    from analysis.paired import analyse_seatings
 
     out = []
     for pair in pairs:
-        result, diffs = analyse_pair(pair.ab, pair.ba)
+        result, diffs = analyse_seatings(pair.runs)
         out.append(Analysed(pair, result, diffs, describe_pair(pair)))
     return out

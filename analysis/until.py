@@ -1,6 +1,6 @@
 """``compare --until-ci W``: play the paired comparison until A's interval is narrower than W.
 
-A pilot of a few thousand games per orientation estimates the spread; the runs are then grown
+A pilot of a few thousand shuffles per seating estimates the spread; the runs are then grown
 (analysis.playing.grow_run keeps every chunk already played) to the number of games the
 estimate says is needed, and checked again, until the interval is narrow enough or the most
 games allowed have been played. Game indices always run from 0, so the final runs are exactly
@@ -13,9 +13,8 @@ import math
 from dataclasses import dataclass
 from pathlib import Path
 
-from analysis.paired import PairedResult, analyse_pair
-from analysis.playing import Note, Pairing, PairRuns, play_pairs
-from analysis.stats import wilson_interval
+from analysis.paired import PairedResult, analyse_seatings
+from analysis.playing import Note, Pairing, PairRuns, play_pairs, seating_name, seatings
 
 PILOT = 2_000
 CHUNK = 1_000
@@ -39,19 +38,17 @@ def width(result: PairedResult, metric: str) -> float:
 
 
 def games_needed(result: PairedResult, metric: str, target: float) -> int:
-    """Games per orientation at which the interval should be ``target`` wide."""
+    """Shuffles per seating at which the interval should be ``target`` wide: widths shrink
+    as one over the square root of the shuffles played."""
     n = result.games
-    if metric == "win-rate":
-        p = min(max(result.win_rate, 0.01), 0.99)
-        need = math.ceil(2 * 1.96**2 * p * (1 - p) / target**2)  # Wilson ~ normal at large n
-        while need < 10**9:
-            low, high = wilson_interval(p * 2 * need, 2 * need)
-            if high - low < target:
-                break
-            need = math.ceil(need * 1.05)
+    current = width(result, metric)
+    if current <= 0:
+        return n
+    if metric == "win-rate" and result.win_rate in (0.0, 1.0):
+        # Wilson's width at a rate of 0 or 1 is about 1.96^2 / n games.
+        need = math.ceil(1.96**2 / (target * result.teams))
     else:
-        sd = result.per_game.se * math.sqrt(n)
-        need = math.ceil((2 * 1.96 * sd / target) ** 2)
+        need = math.ceil(n * (current / target) ** 2)
     return math.ceil(need * MARGIN)
 
 
@@ -69,13 +66,15 @@ def _already(path: Path) -> int:
 def play_until(pairing: Pairing, root: Path, seed: int, target: float, metric: str,
                most: int, jobs: int = 0, rerun: bool = False, progress: bool | None = None,
                note: Note | None = None) -> UntilOutcome:
-    games = min(max(PILOT, _already(root / f"{pairing.key}-ab")), most)
+    teams = seatings(pairing)
+    first = root / f"{pairing.key}-{seating_name(0, teams)}"
+    games = min(max(PILOT, _already(first)), most)
     rounds = 0
     while True:
         rounds += 1
         (runs,) = play_pairs([pairing], root, seed, games, jobs=jobs, rerun=rerun and rounds == 1,
                              progress=progress, note=note, chunk_size=CHUNK, grow=True)
-        result, _ = analyse_pair(runs.ab, runs.ba)
+        result, _ = analyse_seatings(runs.runs)
         w = width(result, metric)
         if w < target or games >= most:
             return UntilOutcome(runs, result, w, w < target, rounds)

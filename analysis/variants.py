@@ -15,12 +15,13 @@ import polars as pl
 
 from analysis import figures, plots
 from analysis.compare import METHOD
-from analysis.fmt import View, col, deals_view, pct, pts, results_view, sides_view
+from analysis.fmt import View, col, deals_view, many_seats, pct, pts, results_view, sides_view
 from analysis.playing import Pairing, PairRuns, PlayError, Side, rules_and_profile
 from analysis.report import Content, Figure, Section
 from analysis.tables import analyse, deals_table, results_table, sides_table
 
-# (column, title, scale, reference line or None: drawn as points around it instead of bars)
+# (column, title, scale, reference or None: drawn as points around it instead of bars; "even"
+# is each rule set's even share of wins, 1 / seatings)
 PANELS = (("turns_mean", "turns per deal", 1.0, None),
           ("share_out", "deals ended by going out, %", 100.0, None),
           ("score_deal", "points per partnership per deal", 1.0, None),
@@ -28,7 +29,7 @@ PANELS = (("turns_mean", "turns per deal", 1.0, None),
           ("books_dirty", "dirty books per partnership per deal", 1.0, None),
           ("books_wild", "wild books per partnership per deal", 1.0, None),
           ("margin", "winner's margin per game, points", 1.0, None),
-          ("win_rate", "stronger strategy's game win rate, %", 100.0, 50.0),
+          ("win_rate", "stronger strategy's game win rate, %", 100.0, "even"),
           ("diff_deal", "stronger - weaker, points per deal", 1.0, 0.0))
 
 
@@ -40,9 +41,6 @@ def plan(profiles: Sequence[str], strong: Side, weak: Side) -> list[Pairing]:
     out, seen = [], set()
     for spec in profiles:
         rules, profile = rules_and_profile(spec)
-        if rules.partnerships != 2:
-            raise PlayError(f"rules '{spec}' have {rules.partnerships} partnerships; "
-                            "rules-compare plays two strategies in 2 partnerships")
         key = _slug(Path(spec).stem if spec.endswith(".toml") else spec)
         if key in seen:
             raise PlayError(f"rules '{spec}' are given twice")
@@ -57,7 +55,8 @@ def variants_table(results: pl.DataFrame, deals: pl.DataFrame, pairs: Sequence[P
 
     ids = pl.DataFrame({"key": [p.pairing.key for p in pairs],
                         "rules_id": [rp(p.pairing.rules)[0].rules_id for p in pairs]})
-    keep = ["key", "a", "b", "games", "win_rate", pl.col("win_low").alias("win_rate_low"),
+    keep = ["key", "a", "b", "games", "teams", "even", "win_rate",
+            pl.col("win_low").alias("win_rate_low"),
             pl.col("win_high").alias("win_rate_high"), "diff_deal", "diff_deal_low",
             "diff_deal_high", "p_value", "p_holm"]
     return deals.join(ids, on="key").join(results.select(keep), on="key")
@@ -77,26 +76,35 @@ def view() -> View:
         ci("clean books", "num2_ci", "books_clean"), ci("dirty books", "num2_ci", "books_dirty"),
         ci("wild books", "num2_ci", "books_wild"),
         ci("winner's margin per game", "num_ci", "margin"),
-        ci("stronger wins", "pct_ci", "win_rate"),
+        ci("stronger wins", "pct_ci", "win_rate"), col("even", "pct", "even"),
         ci("stronger - weaker per deal", "pts_ci", "diff_deal")))
 
 
 def answer(table: pl.DataFrame) -> list[str]:
+    """Where skill matters most: ranked by the stronger strategy's win rate over even play
+    (1/2 with two partnerships, 1/T with T partnerships or players), so rule sets of
+    different shapes are compared fairly."""
     rows = list(table.iter_rows(named=True))
     a, b = rows[0]["a"], rows[0]["b"]
+    shapes = len({r["teams"] for r in rows}) > 1
+
+    def over(r: dict) -> str:
+        return f", {pct(r['even'])} even" if shapes else ""
+
     lines = []
-    ranked = sorted(rows, key=lambda r: r["win_rate"], reverse=True)
+    ranked = sorted(rows, key=lambda r: r["win_rate"] - r["even"], reverse=True)
     top, bottom = ranked[0], ranked[-1]
     if len(rows) > 1:
-        apart = top["win_rate_low"] > bottom["win_rate_high"]
+        apart = top["win_rate_low"] - top["even"] > bottom["win_rate_high"] - bottom["even"]
         lines.append(
             f"Skill matters most under {top['group']}, where {a} beats {b} in "
             f"{pct(top['win_rate'])} of games (95% CI {pct(top['win_rate_low'])} to "
-            f"{pct(top['win_rate_high'])}), and least under {bottom['group']} "
+            f"{pct(top['win_rate_high'])}{over(top)}), and least under {bottom['group']} "
             f"({pct(bottom['win_rate'])}, {pct(bottom['win_rate_low'])} to "
-            f"{pct(bottom['win_rate_high'])})" + ("." if apart else
-                                              "; the two intervals overlap, so that ranking "
-                                              "is not certain."))
+            f"{pct(bottom['win_rate_high'])}{over(bottom)})"
+            + (" (ranked by the win rate over even play)" if shapes else "")
+            + ("." if apart else "; the two intervals overlap, so that ranking is not "
+               "certain."))
     for r in rows:
         lines.append(
             f"{r['group']}: deals last {pts(r['turns_mean'])} turns on average (95% CI "
@@ -108,7 +116,8 @@ def answer(table: pl.DataFrame) -> list[str]:
             f"({pts(r['score_deal_low'])} to {pts(r['score_deal_high'])}); the winner's margin "
             f"is {pts(r['margin'])} points per game ({pts(r['margin_low'])} to "
             f"{pts(r['margin_high'])}); {a} wins {pct(r['win_rate'])} against {b} "
-            f"({pct(r['win_rate_low'])} to {pct(r['win_rate_high'])}).")
+            f"({pct(r['win_rate_low'])} to {pct(r['win_rate_high'])}; {pct(r['even'])} is "
+            "even).")
     return lines
 
 
@@ -122,8 +131,10 @@ def build(pairs: list[PairRuns], params: dict, out: Path | None) -> Content:
     figs = []
     if out is not None:
         figs.append(Figure(plots.variants(table, PANELS, out), "The rule sets side by side",
-                           "Each bar is a rule set; error bars are 95% intervals (Wilson for "
-                           "the win rate, t-intervals clustered by game for the means)."))
+                           "Each bar is a rule set; error bars are 95% intervals (Wilson at "
+                           "the effective number of games for the win rate, t-intervals "
+                           "clustered by shuffle for the means); the win rate's dashed marks "
+                           "are each rule set's even share."))
     a, b = pairs[0].pairing.a.label, pairs[0].pairing.b.label
     return Content(
         kind="rules-compare", title="Rule sets compared: " + ", ".join(
@@ -135,7 +146,8 @@ def build(pairs: list[PairRuns], params: dict, out: Path | None) -> Content:
                 "deals.csv": deals},
         sections=[Section("The rule sets side by side", view()),
                   Section(f"{a} against {b} under each rule set",
-                          results_view("p_holm" in results.columns)),
+                          results_view("p_holm" in results.columns,
+                                       ranks=many_seats(results))),
                   Section("Each strategy", sides_view(), in_summary=False),
                   Section("Deals", deals_view(), in_summary=False)],
         figures=figs + figures.common(items, results, out),

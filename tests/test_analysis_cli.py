@@ -47,7 +47,13 @@ def test_a_strategy_against_itself_sits_at_fifty_percent(tmp_path, capsys):
 @pytest.mark.parametrize("args, says", [
     (["compare", "greedy", "nope"], "unknown strategy 'nope'"),
     (["compare", "greedy", "random", "--games", "1"], "--games must be at least 2"),
-    (["compare", "greedy", "random", "--rules", "simpson"], "partnerships"),
+    (["compare", "greedy", "random", "--sprt", "5,0"], "wrong order"),
+    (["compare", "greedy", "random", "--sprt", "5"], "LOW,HIGH"),
+    (["compare", "greedy", "random", "--sprt", "0,60"], "outside (0, 1)"),
+    (["compare", "greedy", "random", "--sprt", "0,5", "--alpha", "0.7"], "alpha"),
+    (["compare", "greedy", "random", "--sprt", "0,5", "--until-ci", "0.1"], "not both"),
+    (["compare", "oracle", "greedy"], "--allow-oracle"),
+    (["compare", "tuned", "greedy", "--rules", "custom3.toml"], "not a named profile"),
     (["compare", "greedy", "random", "--rules", "nope"], "unknown rule profile"),
     (["compare", "greedy", "random", "--report", "a/b"], "plain folder name"),
     (["compare", "greedy", "random", "--until-ci", "-1"], "positive width"),
@@ -57,10 +63,13 @@ def test_a_strategy_against_itself_sits_at_fifty_percent(tmp_path, capsys):
     (["sweep", "--strategy", "greedy", "--param", "hold_wilds=1"], "takes no parameters"),
     (["rules-compare", "standard", "standard"], "given twice"),
     (["report", "missing"], "no report 'missing'"),
-    (["ask", "hold-wild", "--rules", "brouillette"], "partnerships"),
+    (["sweep", "--strategy", "tactician", "--param", "hold_wilds=1", "--against", "oracle"],
+     "--allow-oracle"),
     (["ask", "what"], "No such command"),
 ])
-def test_mistakes_are_one_line_with_exit_code_2(tmp_path, capsys, args, says):
+def test_mistakes_are_one_line_with_exit_code_2(tmp_path, capsys, monkeypatch, args, says):
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "custom3.toml").write_text("players = 3\npartnerships = 3\n")
     code, out, err = handfoot(capsys, *args, *(dirs(tmp_path) if args[0] != "report" else
                                                ["--reports-dir", str(tmp_path)]))
     assert code == 2
@@ -74,7 +83,7 @@ def _pairing(a: str = "greedy", b: str = "random") -> Pairing:
 
 
 def test_runs_are_reused_resumed_and_refused(tmp_path):
-    spec = run_spec(_pairing(), True, seed=5, games=40, chunk_size=20)
+    spec = run_spec(_pairing(), 0, seed=5, games=40, chunk_size=20)
     path = tmp_path / "t-ab"
     ensure_run(path, spec, jobs=1)
     first = (path / "chunk-000000.parquet").stat().st_mtime_ns
@@ -93,7 +102,7 @@ def test_runs_are_reused_resumed_and_refused(tmp_path):
 
 
 def test_a_grown_run_equals_a_run_played_at_its_full_length(tmp_path):
-    spec = run_spec(_pairing(), True, seed=3, games=30, chunk_size=10)
+    spec = run_spec(_pairing(), 0, seed=3, games=30, chunk_size=10)
     simulate_to(tmp_path / "grown", spec, jobs=1)
     grow_run(tmp_path / "grown", 50)
     assert len(Run.open(tmp_path / "grown").done()) == 3  # kept, not replayed

@@ -11,9 +11,11 @@ import polars as pl
 import pytest
 from scipy import stats
 from statsmodels.stats.multitest import multipletests
+from statsmodels.stats.proportion import proportion_confint
 
-from analysis.paired import PairingError, differences, paired_result
+from analysis.paired import PairingError, differences, paired_result, rotated
 from analysis.stats import (
+    clustered_wilson,
     hist_quantile_interval,
     holm,
     mean_estimate,
@@ -101,7 +103,82 @@ def test_paired_differences_on_a_constructed_table():
     assert r.per_deal.se == pytest.approx(se / 4)
     # Wins of A over 8 games: first W L T W, second W L W W -> 5 wins, 1 tie, 2 losses.
     assert (r.win_credit, r.ties, r.win_rate) == (5.5, 1, 5.5 / 8)
-    assert (r.win_low, r.win_high) == wilson_interval(5.5, 8)
+    # The interval is clustered by shuffle: per-shuffle shares 1, 0, 0.75, 1 give the
+    # effective number of games n_eff = G p (1 - p) / var(shares), and Wilson's interval at it.
+    shares = np.array([1.0, 0.0, 0.75, 1.0])
+    p = shares.mean()
+    n_eff = 4 * p * (1 - p) / shares.var(ddof=1)
+    low, high = proportion_confint(p * n_eff, n_eff, alpha=0.05, method="wilson")
+    assert (r.win_low, r.win_high) == (pytest.approx(low), pytest.approx(high))
+    assert r.teams == 2 and r.even == 0.5 and r.rank.mean == pytest.approx(2 - 5.5 / 8)
+
+
+def test_three_seatings_on_a_constructed_table():
+    # Two shuffles, each played with A as partnership 0, 1 and 2 (individual play, 3 seats).
+    seat0 = pl.DataFrame({"game": [0, 1], "total_0": [900, 100], "total_1": [300, 500],
+                          "total_2": [600, 500]})
+    seat1 = pl.DataFrame({"game": [0, 1], "total_0": [300, 400], "total_1": [700, 400],
+                          "total_2": [500, 200]})
+    seat2 = pl.DataFrame({"game": [1, 0], "total_0": [300, 200], "total_1": [300, 800],
+                          "total_2": [300, 800]})
+    d = rotated([seat0, seat1, seat2])
+    # A's margin over the mean of the other two, per seating:
+    # game 0: 900 - 450 = 450; 700 - 400 = 300; 800 - 500 = 300 -> mean 350
+    # game 1: 100 - 500 = -400; 400 - 300 = 100; 300 - 300 = 0 -> mean -100
+    assert d["x1"].to_list() == [450, -400] and d["d"].to_list() == [350, -100]
+    # Win credit: game 0 W, W, tie of two (1/2); game 1 L, tie of two (1/2), tie of three (1/3)
+    assert d["s"].to_list() == pytest.approx([(1 + 1 + 0.5) / 3, (0 + 0.5 + 1 / 3) / 3])
+    # Rank (ties share the mean rank): game 0: 1, 1, 1.5; game 1: 3, 1.5, 2.
+    assert d["rank"].to_list() == pytest.approx([3.5 / 3, 6.5 / 3])
+    r = paired_result(d, deals_per_game=4)
+    assert (r.teams, r.games, r.games_played) == (3, 2, 6)
+    assert r.even == pytest.approx(1 / 3) and r.row()["rank_even"] == 2
+    assert r.win_rate == pytest.approx((2.5 + 5 / 6) / 6)
+    assert r.ties == 3
+    assert r.per_game.mean == pytest.approx(125.0)
+
+
+def test_identical_seatings_are_exactly_even():
+    # A strategy that plays exactly like B: every seating plays the same game, so A's
+    # margin is 0, its share 1/T and its rank (T + 1) / 2 exactly, with no rounding noise.
+    same = pl.DataFrame({"game": [0, 1, 2], "total_0": [1001, 7, 500],
+                         "total_1": [333, 9, 500], "total_2": [2, 5, 499],
+                         "total_3": [1, 1, 1]})
+    d = rotated([same] * 4)
+    assert d["d"].to_list() == [0, 0, 0]
+    assert d["s"].to_list() == [0.25, 0.25, 0.25]
+    assert d["rank"].to_list() == [2.5, 2.5, 2.5]
+    r = paired_result(d, deals_per_game=4)
+    assert r.p_value == 1.0 and (r.win_low, r.win_high) == (0.25, 0.25)
+
+
+def test_clustered_wilson_degenerate_cases():
+    assert clustered_wilson(np.full(10, 0.5), 2) == (0.5, 0.5)  # no spread: exact
+    assert clustered_wilson(np.ones(10), 2) == wilson_interval(20, 20)  # all won
+    assert clustered_wilson(np.array([0.5]), 2) == wilson_interval(1, 2)  # one shuffle
+
+
+def test_clustered_wilson_covers_correlated_pairs():
+    """Simulated pairs with a known win rate of 0.55 and strongly negatively correlated
+    halves (the card luck of a shuffle favours the same seat both times): the clustered
+    interval covers the truth at the nominal 95%, the naive Wilson over all games far more
+    often. 2,000 simulated comparisons of 100 pairs: the coverage's standard error is 0.5
+    points, so the 93.5%-96.5% band is three standard errors wide either side."""
+    rng = np.random.default_rng(12)
+    trials, pairs, true = 2000, 100, 0.55
+    clustered = naive = 0
+    for _ in range(trials):
+        seat0_wins = rng.random(pairs) < 0.7  # the shuffle favours partnership 0
+        a_first = np.where(seat0_wins, rng.random(pairs) < 0.85, rng.random(pairs) < 0.15)
+        a_second = np.where(seat0_wins, rng.random(pairs) < 0.25, rng.random(pairs) < 0.95)
+        shares = (a_first.astype(float) + a_second) / 2
+        low, high = clustered_wilson(shares, 2)
+        clustered += low <= true <= high
+        nl, nh = wilson_interval(shares.sum() * 2, 2 * pairs)
+        naive += nl <= true <= nh
+    # true rate: 0.7 (0.85 + 0.25) / 2 + 0.3 (0.15 + 0.95) / 2 = 0.385 + 0.165 = 0.55
+    assert 0.935 <= clustered / trials <= 0.965, clustered / trials
+    assert naive / trials > 0.98
 
 
 def test_pairing_needs_the_same_games():

@@ -5,6 +5,7 @@ from __future__ import annotations
 import subprocess
 import sys
 
+from sim.runs.lineup import PER_PROFILE
 from strategies.registry import REGISTRY, load
 
 
@@ -16,7 +17,8 @@ def handfoot(*args: str) -> subprocess.CompletedProcess:
 def test_strategies_list():
     result = handfoot("strategies", "list")
     assert result.returncode == 0, result.stderr
-    assert [line.split()[0] for line in result.stdout.strip().splitlines()] == list(REGISTRY)
+    names = [line.split()[0] for line in result.stdout.strip().splitlines()]
+    assert names == list(REGISTRY) + list(PER_PROFILE)
 
 
 def test_strategies_show_is_a_strategy_file(tmp_path):

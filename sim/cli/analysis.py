@@ -16,6 +16,7 @@ import click
 
 from sim.cli.errors import UserError, run_group, user_errors
 from sim.cli.options import (
+    allow_oracle_option,
     analysis_options,
     check_games,
     check_jobs,
@@ -61,44 +62,69 @@ def _finish(kind: str, pairs, params: dict, name: str | None, reports_dir: Path,
     click.echo("")
     for line in extra:
         click.echo(line)
-    click.echo(f"runs: {root}/ ({2 * len(pairs)} run folders)")
+    click.echo(f"runs: {root}/ ({sum(p.seatings for p in pairs)} run folders)")
     if path is not None:
         click.echo(f"report: {path / 'index.html'}")
 
 
-@click.command(epilog="Example: handfoot compare tactician greedy --games 5000 --report tg")
+@click.command(epilog="Examples: handfoot compare tactician greedy --games 5000 --report tg;  "
+                      "handfoot compare cautious greedy --rules simpson;  "
+                      "handfoot compare greedy random --sprt 0,5")
 @click.argument("a")
 @click.argument("b")
 @rules_option()
 @click.option("--until-ci", type=float, default=None, metavar="WIDTH",
               help="Play until the 95% interval of --metric is narrower than WIDTH; --games "
-                   "is then the most per orientation (default 1,000,000).")
+                   "is then the most per seating (default 1,000,000).")
 @click.option("--metric", type=click.Choice(["win-rate", "score-diff"]), default="win-rate",
               show_default=True,
               help="For --until-ci: A's win rate (WIDTH as a fraction, e.g. 0.02) or the mean "
                    "score difference per game (points).")
+@click.option("--sprt", "sprt_bounds", default=None, metavar="LOW,HIGH",
+              help="Sequential test: stop as soon as H0 (A's win rate is LOW points over even) "
+                   "or H1 (HIGH points over even) is accepted; --games is then the most per "
+                   "seating (default 200,000). Even is 50% with two partnerships, 1/N for N.")
+@click.option("--alpha", type=float, default=0.05, show_default=True,
+              help="For --sprt: chance of accepting H1 when H0 holds.")
+@click.option("--beta", type=float, default=0.05, show_default=True,
+              help="For --sprt: chance of accepting H0 when H1 holds.")
+@allow_oracle_option()
 @analysis_options(10_000)
-def compare(a: str, b: str, rules_spec: str, until_ci: float | None, metric: str, games: int,
+def compare(a: str, b: str, rules_spec: str, until_ci: float | None, metric: str,
+            sprt_bounds: str | None, alpha: float, beta: float, allow_oracle: bool, games: int,
             seed: int, jobs: int, report_name: str | None, runs_dir: Path, reports_dir: Path,
             rerun: bool, progress: bool | None) -> None:
-    """Strategy A against strategy B on the same shuffles, played both ways (paired design).
+    """Strategy A against strategy B on the same shuffles, played in every seating (paired).
 
-    Prints A's game win rate with a 95% Wilson interval, the mean score difference A - B per
-    game and per deal with its standard error and 95% interval, and the p-value of a paired
-    t-test. A and B are strategy names or strategy files (TOML).
+    With two partnerships every shuffle is played twice, A in either partnership; with T
+    partnerships, or T players in individual play (simpson, brouillette, 3 or 5 players),
+    T times, A in each partnership or seat in turn and B in all the others. Prints A's game
+    win rate with its 95% interval (1/T is even), the mean score margin of A over B (the mean
+    of B's partnerships) per game and per deal with its standard error and 95% interval, A's
+    mean rank with more than two seatings, and the p-value of a paired t-test. A and B are
+    strategy names or strategy files (TOML).
     """
     from analysis import compare as cmp
     from analysis.playing import play_pairs, side
 
     src = click.get_current_context().get_parameter_source("games")
-    most = games if src == click.core.ParameterSource.COMMANDLINE or until_ci is None \
-        else 1_000_000
+    given = src == click.core.ParameterSource.COMMANDLINE
+    if until_ci is not None and sprt_bounds is not None:
+        raise UserError("give either --until-ci or --sprt, not both")
+    most = games if given or (until_ci is None and sprt_bounds is None) else \
+        (1_000_000 if until_ci is not None else 200_000)
     _check(most, seed, jobs, report_name)
     with user_errors():
+        if sprt_bounds is not None:
+            from analysis.sequential import parse_bounds
+
+            low, high = parse_bounds(sprt_bounds)
         root = _root(runs_dir, "compare", report_name)
         folder = root / "strategies"
-        pairing = cmp.plan(side(a, folder), side(b, folder), rules_spec)
+        pairing = cmp.plan(side(a, folder, allow_oracle=allow_oracle),
+                           side(b, folder, allow_oracle=allow_oracle), rules_spec)
         params: dict = {"a": a, "b": b, "rules": rules_spec, "seed": seed}
+        extra: tuple[str, ...] = ()
         if until_ci is not None:
             from analysis.until import play_until
 
@@ -110,22 +136,34 @@ def compare(a: str, b: str, rules_spec: str, until_ci: float | None, metric: str
             what = "A's win rate" if metric == "win-rate" else "the score difference per game"
             params["until"] = (
                 f"played until the 95% interval of {what} was narrower than {until_ci:g}: "
-                + (f"{outcome.width:.4g} after {outcome.result.games:,} games per orientation "
+                + (f"{outcome.width:.4g} after {outcome.result.games:,} games per seating "
                    f"({outcome.rounds} rounds)" if outcome.reached else
                    f"not reached: {outcome.width:.4g} after the most allowed, "
-                   f"{outcome.result.games:,} games per orientation"))
+                   f"{outcome.result.games:,} games per seating"))
+            extra = (f"until-ci: {params['until']}",)
+        elif sprt_bounds is not None:
+            from analysis.playing import seatings
+            from analysis.sequential import make_spec, play_sprt
+
+            make_spec(low, high, seatings(pairing), alpha, beta)  # refuse bad bounds first
+            outcome = play_sprt(pairing, root, seed, low, high, most, alpha=alpha, beta=beta,
+                                jobs=jobs, rerun=rerun, progress=progress, note=_note)
+            pairs = [outcome.runs]
+            params.update(sprt=outcome.summary(), sprt_llr=outcome.sprt.llr,
+                          sprt_decision=outcome.sprt.decision,
+                          sprt_decided_at=outcome.sprt.decided_at,
+                          sprt_bounds=[low, high], alpha=alpha, beta=beta)
         else:
             pairs = play_pairs([pairing], root, seed, games, jobs=jobs, rerun=rerun,
                                progress=progress, note=_note)
         params["games"] = _games_played(pairs[0])
-        _finish("compare", pairs, params, report_name, reports_dir, root,
-                extra=(f"until-ci: {params['until']}",) if until_ci is not None else ())
+        _finish("compare", pairs, params, report_name, reports_dir, root, extra=extra)
 
 
 def _games_played(pair) -> int:
     from sim.runs.storage import Run
 
-    return Run.open(pair.ab).spec.games
+    return Run.open(pair.runs[0]).spec.games
 
 
 @click.command(epilog="Example: handfoot sweep --strategy tactician --param hold_wilds=0,1,2,3 "
@@ -136,11 +174,13 @@ def _games_played(pair) -> int:
 @click.option("--against", default=None,
               help="The opponent of every value  [default: --strategy with its own values]")
 @rules_option()
+@allow_oracle_option()
 @analysis_options(10_000)
-def sweep(strategy: str, param_text: str, against: str | None, rules_spec: str, games: int,
-          seed: int, jobs: int, report_name: str | None, runs_dir: Path, reports_dir: Path,
-          rerun: bool, progress: bool | None) -> None:
-    """Each value of one strategy parameter against the same opponent on the same shuffles.
+def sweep(strategy: str, param_text: str, against: str | None, rules_spec: str,
+          allow_oracle: bool, games: int, seed: int, jobs: int, report_name: str | None,
+          runs_dir: Path, reports_dir: Path, rerun: bool, progress: bool | None) -> None:
+    """Each value of one strategy parameter against the same opponent on the same shuffles,
+    each played in every seating (any rule set: partnerships or individual play).
 
     Prints a table of win rates and score differences with 95% intervals and p-values
     corrected for the number of values (Holm); the report adds a plot with error bars.
@@ -152,7 +192,8 @@ def sweep(strategy: str, param_text: str, against: str | None, rules_spec: str, 
     with user_errors():
         param, values = sw.parse_param(param_text, strategy)
         root = _root(runs_dir, "sweep", report_name)
-        pairings = sw.plan(strategy, param, values, against, rules_spec, root / "strategies")
+        pairings = sw.plan(strategy, param, values, against, rules_spec, root / "strategies",
+                           allow_oracle=allow_oracle)
         pairs = play_pairs(pairings, root, seed, games, jobs=jobs, rerun=rerun,
                            progress=progress, note=_note)
         params = {"strategy": strategy, "param": param, "values": values, "against": against,
@@ -167,13 +208,15 @@ def sweep(strategy: str, param_text: str, against: str | None, rules_spec: str, 
               help="The stronger strategy (name or TOML file).")
 @click.option("--weak", default="greedy", show_default=True,
               help="The weaker strategy (name or TOML file).")
+@allow_oracle_option()
 @analysis_options(10_000)
-def rules_compare(profiles: tuple[str, ...], strong: str, weak: str, games: int, seed: int,
-                  jobs: int, report_name: str | None, runs_dir: Path, reports_dir: Path,
-                  rerun: bool, progress: bool | None) -> None:
+def rules_compare(profiles: tuple[str, ...], strong: str, weak: str, allow_oracle: bool,
+                  games: int, seed: int, jobs: int, report_name: str | None, runs_dir: Path,
+                  reports_dir: Path, rerun: bool, progress: bool | None) -> None:
     """Rule profiles (or rule files) side by side: deal length, going out vs the stock, points
     and books per deal, the winner's margin, and how often the stronger of two strategies
-    wins (how much skill the rules reward), each with a 95% interval."""
+    wins (how much skill the rules reward), each with a 95% interval. Any profile or rule
+    file, in partnerships or individual play (2-6 players)."""
     from analysis import variants
     from analysis.playing import play_pairs, side
 
@@ -181,7 +224,8 @@ def rules_compare(profiles: tuple[str, ...], strong: str, weak: str, games: int,
     with user_errors():
         root = _root(runs_dir, "rules-compare", report_name)
         folder = root / "strategies"
-        pairings = variants.plan(profiles, side(strong, folder), side(weak, folder))
+        pairings = variants.plan(profiles, side(strong, folder, allow_oracle=allow_oracle),
+                                 side(weak, folder, allow_oracle=allow_oracle))
         pairs = play_pairs(pairings, root, seed, games, jobs=jobs, rerun=rerun,
                            progress=progress, note=_note)
         params = {"profiles": list(profiles), "strong": strong, "weak": weak, "seed": seed,

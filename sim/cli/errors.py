@@ -28,13 +28,15 @@ def _mistakes() -> tuple[type[Exception], ...]:
     from analysis.paired import PairingError
     from analysis.playing import PlayError
     from analysis.report import ReportError
+    from analysis.sequential import SprtInputError
     from sim.core.rules import RulesError
     from sim.play.positions import PositionError
+    from sim.runs.replay import ReplayError
     from sim.runs.storage import RunError
     from strategies.registry import StrategyError
 
     return (RulesError, StrategyError, RunError, PairingError, ReportError, PlayError,
-            PositionError)
+            PositionError, SprtInputError, ReplayError)
 
 
 @contextlib.contextmanager

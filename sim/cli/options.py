@@ -51,11 +51,18 @@ def strategy_options(names: str):
     ])
 
 
+def allow_oracle_option():
+    return click.option("--allow-oracle", is_flag=True,
+                        help="Allow a strategy that sees hidden cards (oracle): a measuring "
+                             "ceiling, never a fair opponent.")
+
+
 def analysis_options(default_games: int):
     """Options of the commands that play paired comparisons and write reports."""
     return _apply([
         click.option("--games", "-n", type=int, default=default_games, show_default=True,
-                     help="Games per comparison, each played both ways (2x this many games)."),
+                     help="Shuffles per comparison, each played once per seating of A (2x "
+                          "this many games with two partnerships, Nx with N)."),
         seed_option("Root seed: every comparison plays the same shuffles."),
         jobs_option(),
         click.option("--report", "report_name", default=None, metavar="NAME",

@@ -6,7 +6,7 @@ from dataclasses import fields
 
 import click
 
-from sim.core.profiles import PROFILES, load_rules, profile_name
+from sim.core.profiles import PROFILES, explain_rules, profile_name
 from sim.core.rules import Rules, knob_spec
 
 
@@ -39,9 +39,12 @@ def list_profiles() -> None:
 def show(spec: str) -> None:
     """Every knob and its value for a profile NAME or a rule FILE (TOML).
 
-    The output is itself a valid rule file."""
-    resolved = load_rules(spec)
+    The output is itself a valid rule file. A knob the file did not name but that follows
+    from one it did (the decks of a table whose players changed, R-V1) is said so above it."""
+    resolved, notes = explain_rules(spec)
     click.echo(f"# {spec}: profile {profile_name(resolved)}, rules_id {resolved.rules_id}")
+    for note in notes:
+        click.echo(f"# {note}")
     for f in fields(Rules):
         click.echo(f"{f.name} = {_format_value(getattr(resolved, f.name))}"
                    f"  # {knob_spec(f.name).doc} ({', '.join(knob_spec(f.name).rule_ids)})")

@@ -51,6 +51,25 @@ PROFILES: dict[str, tuple[Rules, str]] = {
 }
 
 
+# R-V1: how many decks each profile's rule book deals for a table of ``players``. A rule file
+# that changes ``players`` without naming ``decks`` gets its base profile's rule, so a
+# 6-player standard file deals 7 decks instead of the 4-player count left over from the base.
+DECK_RULES: dict[str, tuple[int, int, str]] = {  # profile -> (decks per player, extra, words)
+    "standard": (1, 1, "players + 1"),
+    "saskatchewan": (1, 1, "players + 1"),
+    "simpson": (1, 1, "players + 1"),
+    "brouillette": (1, 1, "players + 1"),
+    "brouillette-partners": (1, 1, "players + 1"),
+    "eleven": (1, 0, "one per player"),
+}
+
+
+def profile_decks(profile: str, players: int) -> int:
+    """Decks the profile deals for ``players`` (R-V1)."""
+    per_player, extra, _ = DECK_RULES[profile]
+    return per_player * players + extra
+
+
 def get_profile(name: str) -> Rules:
     if name not in PROFILES:
         known = ", ".join(PROFILES)
@@ -77,6 +96,12 @@ def _coerce(name: str, value, default):
 
 
 def rules_from_mapping(data: dict, origin: str) -> Rules:
+    return explained_rules_from_mapping(data, origin)[0]
+
+
+def explained_rules_from_mapping(data: dict, origin: str) -> tuple[Rules, list[str]]:
+    """The rule set of a rule file's table, and a note for every knob the file did not name
+    but that follows from one it did (the decks of R-V1)."""
     data = dict(data)
     base_name = data.pop("base", "standard")
     if not isinstance(base_name, str):
@@ -89,17 +114,31 @@ def rules_from_mapping(data: dict, origin: str) -> Rules:
             raise RulesError(f"rule '{key}': unknown knob in {origin} (see 'handfoot rules "
                              f"show standard')")
         changes[key] = _coerce(key, value, known[key].default)
-    return replace(base, **changes)
+    notes = []
+    players = changes.get("players")
+    if (players is not None and "decks" not in changes and base_name in DECK_RULES
+            and isinstance(players, int) and not isinstance(players, bool)
+            and players != base.players):
+        changes["decks"] = profile_decks(base_name, players)
+        notes.append(f"decks = {changes['decks']}: {DECK_RULES[base_name][2]} for "
+                     f"{players} players, the {base_name} deck rule (R-V1), because the file "
+                     "changes players without naming decks")
+    return replace(base, **changes), notes
 
 
 def load_rules(spec: str) -> Rules:
     """A profile name, or a TOML rule file that may say ``base = "saskatchewan"``."""
+    return explain_rules(spec)[0]
+
+
+def explain_rules(spec: str) -> tuple[Rules, list[str]]:
+    """``load_rules`` and the notes of ``explained_rules_from_mapping`` (for ``rules show``)."""
     if spec in PROFILES:
-        return PROFILES[spec][0]
+        return PROFILES[spec][0], []
     path = Path(spec)
     if spec.endswith(".toml") or path.exists():
-        return rules_from_mapping(read_toml(spec, "rule file", RulesError), spec)
-    return get_profile(spec)
+        return explained_rules_from_mapping(read_toml(spec, "rule file", RulesError), spec)
+    return get_profile(spec), []
 
 
 def rules_from_knobs(knobs: dict) -> Rules:

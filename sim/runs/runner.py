@@ -28,8 +28,8 @@ from pathlib import Path
 
 import numpy as np
 
-from sim.play.api import play
 from sim.core.rules import Rules
+from sim.play.api import play
 from sim.runs.storage import ChunkResult, Run, RunError, RunSpec, now_iso
 
 os.environ.setdefault("NUMBA_NUM_THREADS", "1")
@@ -71,8 +71,8 @@ class ChunkTask:
 
 def compute_chunk(task: ChunkTask) -> ChunkResult:
     """Play one chunk; return its aggregate and, if kept, its records as zstd Parquet bytes."""
-    from sim.runs.aggregate import aggregate_columns
     from sim.core.records import flatten
+    from sim.runs.aggregate import aggregate_columns
 
     start = time.perf_counter()
     rec = play(task.rules, task.seats, task.seed, task.first_game, task.games)
@@ -463,6 +463,9 @@ def run_games(rules: Rules, seat_strategies: Sequence[str], seed: int, n_games: 
     """Play ``n_games`` games over ``jobs`` loky workers and return every record, in game
     order, without a run folder (``progress`` is accepted and ignored). For runs too big for
     memory, or that must survive Ctrl-C, use ``simulate_to`` / ``handfoot simulate``."""
+    from sim.runs.lineup import resolve_seats
+
+    seat_strategies = resolve_seats(seat_strategies, rules)
     warm_cache(rules, seat_strategies)
     bounds = chunk_bounds(n_games, chunk_size)
     if jobs == 1:

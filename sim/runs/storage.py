@@ -32,9 +32,9 @@ from dataclasses import dataclass
 from importlib import metadata
 from pathlib import Path
 
-from sim.runs.aggregate import METRICS, Aggregate, merge_all
 from sim.core.profiles import rules_from_knobs
-from sim.core.rules import Rules, RulesError
+from sim.core.rules import Rules
+from sim.runs.aggregate import METRICS, Aggregate, merge_all
 from strategies.registry import StrategyInfo
 
 MANIFEST = "manifest.json"
@@ -103,9 +103,9 @@ class RunSpec:
         """What the engine plays per seat (``strategies.registry.StrategyInfo``)."""
         if self.seat_infos:
             return self.seat_infos
-        from strategies.registry import load
+        from sim.runs.lineup import resolve_seats
 
-        return tuple(load(spec) for spec in self.seat_strategies)
+        return tuple(resolve_seats(self.seat_strategies, self.rules))
 
     def chunks(self) -> list[tuple[int, int, int]]:
         """(index, first game, games) of every planned chunk; chunks hold whole games."""
