@@ -20,7 +20,7 @@ run: $(STAMP)
 	$(VENV)/bin/handfoot ask hold-wild
 
 test: $(STAMP)  # compile once, then the suite on every core (pytest-xdist)
-	$(PY) -m sim.play.warm
+	$(PY) -m sim.runs.warm
 	$(PY) -m pytest -q -n auto
 
 bench: $(STAMP)

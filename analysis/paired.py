@@ -115,6 +115,9 @@ def _seating(table: pl.DataFrame, seat: int, teams: int) -> dict[str, np.ndarray
         "rank2": 2 + 2 * (others > a[:, None]).sum(axis=1) + (others == a[:, None]).sum(axis=1),
         "lead": ordered[:, -1] - ordered[:, -2],  # the winner's margin over the runner-up
         "tie": ((a == best) & (at_best > 1)).astype(np.int64),
+        # A against each other partnership on its own (rank-breaking, for ratings)
+        "pw_win": (others < a[:, None]).sum(axis=1), "pw_loss": (others > a[:, None]).sum(axis=1),
+        "pw_tie": (others == a[:, None]).sum(axis=1),
     }
     out["c"] = out["c60"] / CREDIT_UNITS
     out["rank"] = out["rank2"] / 2

@@ -194,3 +194,89 @@ def variants(table: pl.DataFrame,
     for ax in axes.ravel()[len(panels):]:
         ax.axis("off")
     return _save(fig, out, name)
+
+
+_STATE_STYLE = {"complete": ("o", "tab:blue"), "pruned": ("x", "tab:grey"),
+                "cut": ("s", "tab:orange")}
+
+
+def tune_history(trials: pl.DataFrame, even: float, out: Path,
+                 name: str = "tune_history.png") -> str:
+    """A tuning study: each trial's share of games won at its last rung, in trial order."""
+    fig, ax = plt.subplots(figsize=(11, 3.8))
+    for state, (marker, colour) in _STATE_STYLE.items():
+        s = trials.filter(pl.col("state") == state)
+        if s.height:
+            ax.scatter(s["trial"].to_numpy(), 100 * s["share_won"].to_numpy(), marker=marker,
+                       color=colour, s=18, label=state)
+    done = trials.filter(pl.col("state") == "complete").sort("trial")
+    if done.height:
+        best = np.maximum.accumulate(done["share_won"].to_numpy())
+        ax.step(done["trial"].to_numpy(), 100 * best, where="post", color="tab:blue", lw=1,
+                label="best so far (complete)")
+    ax.axhline(100 * even, color="grey", lw=1, ls="--")
+    ax.set_xlabel("trial")
+    ax.set_ylabel("share of games won, %")
+    ax.set_title("share won at the last rung reached", fontsize=10)
+    ax.legend(fontsize=8)
+    ax.grid(alpha=0.3)
+    return _save(fig, out, name)
+
+
+def tune_slices(trials: pl.DataFrame, params: Sequence[str], even: float, out: Path,
+                name: str = "tune_knobs.png") -> str:
+    """Each searched knob: the first rung's share of wins of every trial against its value."""
+    cols = 4
+    rows = -(-len(params) // cols)
+    fig, axes = plt.subplots(rows, cols, figsize=(3.2 * cols, 2.8 * rows), squeeze=False)
+    rng = np.random.default_rng(0)  # jitter only; the data are not random
+    for ax, param in zip(axes.ravel(), params, strict=False):
+        x = trials[param].cast(pl.Float64).to_numpy()
+        y = 100 * trials["first_rung"].to_numpy()
+        spread = (np.nanmax(x) - np.nanmin(x)) or 1.0
+        ax.scatter(x + rng.uniform(-0.015, 0.015, len(x)) * spread, y, s=8, alpha=0.6)
+        ax.axhline(100 * even, color="grey", lw=1, ls="--")
+        ax.set_title(param, fontsize=9)
+        ax.set_ylabel("% won, first rung", fontsize=8)
+        ax.grid(alpha=0.3)
+    for ax in axes.ravel()[len(params):]:
+        ax.axis("off")
+    return _save(fig, out, name)
+
+
+def ladder(rows: Sequence[dict], out: Path, anchor: str | None,
+           name: str = "ladder.png") -> str:
+    """Ratings on the Elo scale with 95% intervals, strongest at the top."""
+    n = len(rows)
+    fig, ax = plt.subplots(figsize=(8, 1.2 + 0.45 * n))
+    y = np.arange(n)[::-1]
+    r = np.array([row["rating"] for row in rows])
+    err = np.array([[row["rating"] - row["low"], row["high"] - row["rating"]] for row in rows]).T
+    ax.errorbar(r, y, xerr=err, fmt="o", capsize=4, color="tab:blue")
+    ax.axvline(0, color="grey", lw=1, ls="--")
+    ax.set_yticks(y, [row["strategy"] for row in rows])
+    ax.set_xlabel("rating (Elo scale: 400 points = 10 to 1 odds)"
+                  + (f"; {anchor} = 0" if anchor else "; mean = 0"))
+    ax.set_title("Bradley-Terry ratings with 95% intervals", fontsize=10)
+    ax.grid(axis="x", alpha=0.3)
+    return _save(fig, out, name)
+
+
+def head_to_head(names: Sequence[str], observed: np.ndarray, out: Path,
+                 name: str = "head_to_head.png") -> str:
+    """Observed score of each row strategy against each column strategy (share of the
+    pairwise comparisons won, ties half); blank where they did not meet."""
+    n = len(names)
+    fig, ax = plt.subplots(figsize=(1.6 + 0.9 * n, 1.2 + 0.8 * n))
+    shown = np.ma.masked_invalid(100 * observed)
+    image = ax.imshow(shown, cmap="RdBu", vmin=0, vmax=100)
+    for i in range(n):
+        for j in range(n):
+            if np.isfinite(observed[i, j]):
+                ax.text(j, i, f"{100 * observed[i, j]:.1f}", ha="center", va="center",
+                        fontsize=8)
+    ax.set_xticks(range(n), names, rotation=30, fontsize=8)
+    ax.set_yticks(range(n), names, fontsize=8)
+    ax.set_title("row's score against column, %", fontsize=10)
+    fig.colorbar(image, ax=ax, fraction=0.046)
+    return _save(fig, out, name)

@@ -79,10 +79,10 @@ Builder = Callable[[list[PairRuns], dict, Path | None], Content]
 
 
 def builders() -> dict[str, Builder]:
-    from analysis import compare, holdwild, sweep, variants
+    from analysis import compare, holdwild, ladder, sweep, tune_report, variants
 
     return {"compare": compare.build, "sweep": sweep.build, "rules-compare": variants.build,
-            "hold-wild": holdwild.build}
+            "hold-wild": holdwild.build, "ladder": ladder.build, "tune": tune_report.build}
 
 
 def check_name(name: str) -> str:

@@ -73,10 +73,9 @@ def test_W4_seven_sixes_are_not_an_opening_in_deal_1():
 
 
 def test_R_X7_a_tied_game_is_half_a_win_each():
-    rec = np.zeros(8, dtype=[("score", np.int32, (2,)), ("books_clean", np.int16, (2,)),
-                             ("books_dirty", np.int16, (2,)), ("books_wild", np.int16, (2,)),
-                             ("turns", np.int16), ("end_reason", np.int8),
-                             ("truncated", np.bool_)])
+    from sim.core.records import record_dtype
+
+    rec = np.zeros(8, dtype=record_dtype(2, 4))
     rec["score"][:4] = [[100, 0], [0, 100], [50, 50], [0, 0]]  # game 0 tied 150-150
     rec["score"][4:] = [[100, 0], [0, 0], [0, 0], [0, 0]]  # game 1 won by partnership 0
     assert game_totals(rec, 4).tolist() == [[150, 150], [100, 0]]

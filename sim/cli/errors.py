@@ -29,6 +29,7 @@ def _mistakes() -> tuple[type[Exception], ...]:
     from analysis.playing import PlayError
     from analysis.report import ReportError
     from analysis.sequential import SprtInputError
+    from analysis.tune import TuneError
     from sim.core.rules import RulesError
     from sim.play.positions import PositionError
     from sim.runs.replay import ReplayError
@@ -36,7 +37,7 @@ def _mistakes() -> tuple[type[Exception], ...]:
     from strategies.registry import StrategyError
 
     return (RulesError, StrategyError, RunError, PairingError, ReportError, PlayError,
-            PositionError, SprtInputError, ReplayError)
+            PositionError, SprtInputError, ReplayError, TuneError)
 
 
 @contextlib.contextmanager

@@ -320,7 +320,10 @@ def _add_groups() -> None:
     from sim.cli.position import position
     from sim.cli.rules import rules
     from sim.cli.strategies import strategies
+    from sim.cli.study import ladder, tune
 
+    app.add_command(ladder)
+    app.add_command(tune)
     app.add_command(rules)
     app.add_command(strategies)
     app.add_command(position)

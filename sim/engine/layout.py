@@ -142,6 +142,8 @@ SEARCH_FIELDS = [
     ("world_values", np.float64, (MAX_CANDIDATES, MAX_WORLDS)),
     ("pool", np.int8, (MAX_CARDS,)),  # the unseen cards of a world, shuffled
     ("saved_params", np.float64, (MAX_SEATS, N_PARAMS)),  # the seats' own, during rollouts
+    # A decision being played both ways (sim.play.branching): the proposal, kept aside.
+    ("branch_prop", np.int32, (MAX_ENTRIES, ENTRY_WIDTH)),
 ]
 
 WORK_DTYPE = np.dtype(

@@ -223,6 +223,7 @@ class _Interrupts:
 
     def _handle(self, signum, frame) -> None:
         self.received = True
+        _SEEN[0] += 1
         if self._depth:
             self._pending = True
         else:
@@ -238,6 +239,17 @@ class _Interrupts:
         if self._pending and not self._depth:
             self._pending = False
             raise KeyboardInterrupt
+
+
+_SEEN = [0]  # SIGINT / SIGTERM received by any run of this process
+
+
+def signals_seen() -> int:
+    """How many SIGINT / SIGTERM the runs of this process have received. A loop around many
+    runs (tuning) compares it before and after each run: a KeyboardInterrupt raised by the
+    signal handler can be swallowed when it lands in a garbage-collection callback, and the
+    run then finishes as if nothing had happened."""
+    return _SEEN[0]
 
 
 # --- Progress -----------------------------------------------------------------------------------
@@ -440,8 +452,9 @@ def simulate_to(path: Path, spec: RunSpec | None = None, backend: str = "loky", 
                        f"`handfoot simulate --resume {path}` or pick another --name")
     with open_backend(backend, jobs, scheduler, connect_timeout, spec.rules,
                       spec.engine_seats()) as where:
-        if where.name == "loky":
-            warm_cache(spec.rules, spec.engine_seats())  # once, before any worker starts
+        if where.name == "loky" and where.workers > 1:
+            # once, before any worker starts (one worker plays in this process: no need)
+            warm_cache(spec.rules, spec.engine_seats())
         run = existing if existing is not None else Run.create(path, spec)
         with run.locked():
             outcome = execute(run, where, progress=progress, note=note)

@@ -1,7 +1,7 @@
 """Compile (or load from numba's cache) everything a test run or a job uses, once, before
 parallel workers start; otherwise each worker would compile its own copy at the same time.
 
-``python -m sim.play.warm`` plays one short game of every registered strategy in every mode
+``python -m sim.runs.warm`` plays one short game of every registered strategy in every mode
 (normal, checked, traced) and compiles the search players' analysis and the bench loops."""
 
 from __future__ import annotations

@@ -1,0 +1,250 @@
+"""Decisions played both ways: from a position, one choice and another are each played on to
+the end of the deal on copies, the same deal (or the same imagined worlds) for both, so the
+difference in outcome is the value of the choice and little else (common random numbers).
+
+Used to measure a piece of advice decision by decision (``analysis.holding``): here, melding
+the wilds the player's strategy would meld now, against holding them back.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from sim.core.cards import JOKER, TWO, WILD_RANK
+from sim.engine import rng
+from sim.engine.determinize import deal_world
+from sim.engine.flow import apply_decision, ended, next_turn, start_deal
+from sim.engine.layout import (
+    D_MELD,
+    D_NONE,
+    ENTRY_WIDTH,
+    S_CHECKED,
+    S_DEAL,
+    S_DECIDER,
+    S_DECISION,
+    S_GAME,
+    S_PLAYERS,
+    S_SEED,
+    S_TEAMS,
+    S_TURN,
+    T_ON,
+    W_ENTRIES,
+    W_LINES,
+)
+from sim.engine.legal import check_line, foot_count, held_count
+from sim.engine.position import copy_position
+from sim.engine.reasons import OK
+from sim.engine.scoring import N_PARTS, score_parts
+from sim.play.loop import decide
+
+# Copies of the game this module plays on (a search player at the table uses 0 and 1).
+BRANCH = 2
+WORLD = 3
+
+# Columns of a branched position's row (``collect_holds``).
+F_DEAL = 0
+F_ON_FOOT = 1
+F_HELD = 2  # cards held before the decision
+F_WILDS_HELD = 3
+F_WILD_BOOKS = 4  # the partnership's wild books
+F_PARTNER_ON_FOOT = 5  # every partner on the Foot (1), or not (0); -1 in individual play
+F_FEWEST_OPPONENT = 6  # fewest cards held (Hand or Foot) by an opponent
+F_WILDS_MELDED = 7  # wilds the strategy's line melds now
+F_MELD = 8  # outcome when the line is laid as the strategy proposed (deal margin)
+F_HOLD = 9  # outcome when its wilds are held back
+F_SEAT = 10
+F_GAME = 11
+F_TURN = 12
+N_FEATURES = 13
+
+
+@njit(cache=True)
+def margin(g, seat: int) -> float:
+    """The deal's score for ``seat``'s partnership minus the best other partnership's."""
+    parts = np.zeros(N_PARTS, dtype=np.int64)
+    own = seat % g.sc[S_TEAMS]
+    ours = 0.0
+    best = -1e18
+    for team in range(g.sc[S_TEAMS]):
+        score = float(score_parts(g, team, parts))
+        if team == own:
+            ours = score
+        elif score > best:
+            best = score
+    return ours - best
+
+
+@njit(cache=True)
+def strip_wilds(g, w, seat: int, src, n: int, dst) -> int:
+    """The meld line ``src`` without its wilds: wild melds dropped, natural entries kept with
+    their naturals only, entries that are then too small dropped; -1 when what is left is not a
+    legal line (the player would then lay nothing: a line of 0 entries is returned)."""
+    m = 0
+    for i in range(n):
+        if src[i, 0] == WILD_RANK or src[i, 1] == 0:
+            continue
+        for j in range(ENTRY_WIDTH):
+            dst[m, j] = src[i, j]
+        dst[m, 2] = 0
+        dst[m, 3] = 0
+        m += 1
+    while m > 0 and check_line(g, w, seat, dst, m) != OK:
+        m -= 1  # drop from the end until legal (the last entries depend on the first)
+    return m
+
+
+@njit(cache=True)
+def play_to_end(g, w, t, x, guard, hooks, fast) -> None:
+    while not ended(g):
+        if g.sc[S_DECISION] == D_NONE:
+            next_turn(g, t)
+        else:
+            apply_decision(g, w, t, decide(g, w, t, x, guard, hooks, fast))
+
+
+@njit(cache=True)
+def _line_wilds(w) -> int:
+    total = 0
+    for i in range(w.sc[W_ENTRIES]):
+        total += w.prop[i, 2] + w.prop[i, 3]
+    return total
+
+
+@njit(cache=True)
+def _features(g, seat: int, row) -> None:
+    teams = g.sc[S_TEAMS]
+    players = g.sc[S_PLAYERS]
+    team = seat % teams
+    row[F_DEAL] = g.sc[S_DEAL]
+    row[F_ON_FOOT] = g.on_foot[seat]
+    row[F_HELD] = held_count(g, seat)
+    row[F_WILDS_HELD] = g.hand[seat, TWO] + g.hand[seat, JOKER]
+    row[F_WILD_BOOKS] = g.books[team, 2]
+    partner = -1
+    if teams != players:
+        partner = 1
+        for s in range(team, players, teams):
+            if s != seat and g.on_foot[s] == 0:
+                partner = 0
+    row[F_PARTNER_ON_FOOT] = partner
+    fewest = 1 << 20
+    for s in range(players):
+        if s % teams != team:
+            fewest = min(fewest, held_count(g, s) + foot_count(g, s))
+    row[F_FEWEST_OPPONENT] = fewest
+    row[F_SEAT] = seat
+    row[F_GAME] = g.sc[S_GAME]
+    row[F_TURN] = g.sc[S_TURN]
+
+
+@njit(cache=True)
+def collect_holds(g, w, t, x, guard, hooks, fast, seed: int, first_game: int, games: int,
+                  out) -> int:
+    """Play games with the seats' strategies; at every meld decision where the strategy's
+    line melds a wild after its partnership has opened, play the rest of the deal both ways on
+    copies of the real deal — the line as proposed, and the line with its wilds held back —
+    and record the situation and both outcomes (a row of ``out``). The game itself goes on
+    with the strategy's own choice. Returns the rows written."""
+    rows = 0
+    trace_on = t.sc[T_ON]
+    t.sc[T_ON] = 0
+    for game in range(first_game, first_game + games):
+        for deal in range(1, 5):
+            start_deal(g, w, t, seed, game, deal)
+            while not ended(g):
+                if g.sc[S_DECISION] == D_NONE:
+                    next_turn(g, t)
+                    continue
+                seat = g.sc[S_DECIDER]
+                value = decide(g, w, t, x, guard, hooks, fast)
+                if g.sc[S_DECISION] == D_MELD and value == 0 and rows < out.shape[0] \
+                        and g.opened[seat % g.sc[S_TEAMS]] == 1 and _line_wilds(w) > 0:
+                    rows += _branch(g, w, t, x, guard, hooks, fast, seat, value, out[rows])
+                apply_decision(g, w, t, value)
+    t.sc[T_ON] = trace_on
+    return rows
+
+
+@njit(cache=True)
+def _branch(g, w, t, x, guard, hooks, fast, seat: int, value: int, row) -> int:
+    """Both ways from ``g`` (the strategy's proposal is in ``w.prop``)."""
+    n = w.sc[W_ENTRIES]
+    lines = w.sc[W_LINES]
+    if lines != 1 or n > 32:
+        return 0
+    for i in range(n):
+        for j in range(ENTRY_WIDTH):
+            w.branch_prop[i, j] = w.prop[i, j]
+    _features(g, seat, row)
+    row[F_WILDS_MELDED] = _line_wilds(w)
+    saved_rng = w.rng[rng.STREAM_STRATEGY]
+    # as proposed
+    copy_position(x, BRANCH, g)
+    x[BRANCH].sc[S_CHECKED] = 0
+    apply_decision(x[BRANCH], w, t, value)
+    play_to_end(x[BRANCH], w, t, x, guard, hooks, fast)
+    row[F_MELD] = margin(x[BRANCH], seat)
+    # wilds held back, from the same deal and the same strategies' stream
+    w.rng[rng.STREAM_STRATEGY] = saved_rng
+    copy_position(x, BRANCH, g)
+    x[BRANCH].sc[S_CHECKED] = 0
+    m = strip_wilds(x[BRANCH], w, seat, w.branch_prop, n, w.entries)
+    w.sc[W_LINES] = 0
+    w.sc[W_ENTRIES] = 0
+    if m > 0:
+        for i in range(m):
+            for j in range(ENTRY_WIDTH):
+                w.prop[i, j] = w.entries[i, j]
+        w.prop_line_end[0] = m
+        w.sc[W_LINES] = 1
+        w.sc[W_ENTRIES] = m
+    apply_decision(x[BRANCH], w, t, 0)
+    play_to_end(x[BRANCH], w, t, x, guard, hooks, fast)
+    row[F_HOLD] = margin(x[BRANCH], seat)
+    # the real game goes on with the strategy's own proposal
+    w.rng[rng.STREAM_STRATEGY] = saved_rng
+    for i in range(n):
+        for j in range(ENTRY_WIDTH):
+            w.prop[i, j] = w.branch_prop[i, j]
+    w.prop_line_end[0] = n
+    w.sc[W_LINES] = 1
+    w.sc[W_ENTRIES] = n
+    return 1
+
+
+@njit(cache=True)
+def hold_or_meld_in_worlds(g, w, t, x, guard, hooks, fast, seat: int, worlds: int,
+                           out) -> None:
+    """For a constructed position whose pending meld decision is ``seat``'s: in each of
+    ``worlds`` imagined deals of the cards it cannot see, the outcome of its strategy's line
+    (``out[k, 0]``) and of the same line with its wilds held back (``out[k, 1]``)."""
+    trace_on = t.sc[T_ON]
+    t.sc[T_ON] = 0
+    value = decide(g, w, t, x, guard, hooks, fast)
+    n = w.sc[W_ENTRIES]
+    for i in range(n):
+        for j in range(ENTRY_WIDTH):
+            w.branch_prop[i, j] = w.prop[i, j]
+    for k in range(worlds):
+        key = rng.world_key(g.sc[S_SEED], g.sc[S_GAME], g.sc[S_DEAL], g.sc[S_TURN], 77, k)
+        for branch in range(2):
+            deal_world(g, w, seat, x, WORLD, key)
+            copy_position(x, BRANCH, x[WORLD])
+            w.rng[rng.STREAM_STRATEGY] = key
+            w.sc[W_LINES] = 0
+            w.sc[W_ENTRIES] = 0
+            m = n if branch == 0 else strip_wilds(x[BRANCH], w, seat, w.branch_prop, n, w.entries)
+            src = w.branch_prop if branch == 0 else w.entries
+            for i in range(m):
+                for j in range(ENTRY_WIDTH):
+                    w.prop[i, j] = src[i, j]
+            if m > 0:
+                w.prop_line_end[0] = m
+                w.sc[W_LINES] = 1
+                w.sc[W_ENTRIES] = m
+            apply_decision(x[BRANCH], w, t, value if branch == 0 else 0)
+            play_to_end(x[BRANCH], w, t, x, guard, hooks, fast)
+            out[k, branch] = margin(x[BRANCH], seat)
+    t.sc[T_ON] = trace_on
+

@@ -1,0 +1,158 @@
+"""No cheating: every registered strategy (but the oracle, by name), in every profile, with every
+parameter setting that changes its play, decides only from what its seat may know.
+
+At every decision of real games, every hook of the deciding seat is asked twice — on the game
+as dealt and on a copy where every card that seat cannot see is dealt anew (tests/hidden_cards.py:
+the other hands but their known cards, every unpicked Foot, the stock's contents and order, the
+random stream and the root seed) — and must give the same value, the same proposal in
+``w.prop`` and, for meld lines, the same hand, melds and books once they are laid. The grant is
+asked from the granting partner's view, so the asker's hand is among the changed cards.
+``test_the_check_catches_a_strategy_that_peeks`` shows the check fails for strategies that
+peek (at the asker's hand in the grant, at the wilds left in the stock).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from sim.core.profiles import PROFILES
+from sim.engine.layout import DECISION_NAMES, GAME_DTYPE, MAX_CARDS, WORK_DTYPE
+from sim.play.api import make_table
+from strategies.kernels import HOOK_NAMES
+from strategies.registry import PARAM_SPECS, REGISTRY, StrategyInfo, with_params
+from tests import hidden_cards as hc
+
+# Strategies left out, by name, and why. Nothing else is: a new registered strategy is checked.
+EXCLUDED = {"oracle": "sees every hidden card by design (a measuring ceiling, never a fair "
+                      "player); tests/test_search.py shows this check catches it"}
+
+# Values tried for parameters whose range is too wide to try every value (any other parameter
+# is tried at every value of a range of 4 or fewer, else at its low end, middle and high end).
+WIDE = {"min_pile": (3, 10), "open_extra": (30, 150), "worlds": (3,), "horizon": (4,),
+        "caution": (0.0, 3.0), "epsilon": (0.5,)}
+
+# The search players: few imagined worlds and only the pending decision's hook (a search
+# played out of its decision's context would roll out a proposal of another decision).
+# Their rollouts make each decision cost about a thousand heuristic ones, so a pimc game is
+# checked on its first decisions of each deal, and its parameter variants in `standard` only
+# (tests/test_search.py checks pimc's every decision kind on its own games as well).
+SEARCH_KERNELS = {"strategies.search.pimc", "strategies.search.oracle"}
+SEARCH_FAST = {"worlds": 2}
+SEARCH_POINTS = 45
+
+
+def non_default_values(spec, default: float) -> list[float]:
+    if spec.name in WIDE:
+        values = list(WIDE[spec.name])
+    elif spec.integer and spec.high - spec.low <= 4:
+        values = list(range(int(spec.low), int(spec.high) + 1))
+    else:
+        middle = (spec.low + spec.high) / 2
+        values = [spec.low, int(middle) if spec.integer else middle, spec.high]
+    return [v for v in values if v != default]
+
+
+def settings() -> list[tuple[str, StrategyInfo, bool]]:
+    """(label, strategy as played, varied): each registered strategy as registered, and for the
+    first strategy registered on each parametric kernel, every parameter at each of its other
+    values (one at a time)."""
+    out = []
+    kernels_done = set()
+    for name, info in REGISTRY.items():
+        if name in EXCLUDED:
+            continue
+        search = info.kernel in SEARCH_KERNELS
+        base = with_params(info, name, SEARCH_FAST) if search else info
+        out.append((name, base, False))
+        if info.kernel in kernels_done or info.kernel not in PARAM_SPECS:
+            continue
+        kernels_done.add(info.kernel)
+        for spec in PARAM_SPECS[info.kernel]:
+            if search and spec.name in SEARCH_FAST:
+                continue
+            for value in non_default_values(spec, base.params[spec.name]):
+                label = f"{name}-{spec.name}={value:g}"
+                out.append((label, with_params(base, label, {spec.name: value}), True))
+    return out
+
+
+CASES = [pytest.param(label, info, profile, id=f"{label}-{profile}")
+         for label, info, varied in settings() for profile in PROFILES
+         if not (varied and info.kernel in SEARCH_KERNELS and profile != "standard")]
+
+
+def check_strategy(info: StrategyInfo, profile: str, seed: int = 31, games: int = 2,
+                   redeals: int = 2) -> np.ndarray:
+    """Play ``games`` games of ``info`` at every seat and check every decision; the stats."""
+    rules = PROFILES[profile][0]
+    search = info.kernel in SEARCH_KERNELS
+    table = make_table(rules, [info] * rules.players)
+    scratch_games = np.zeros(2, dtype=GAME_DTYPE)
+    works = np.zeros(2, dtype=WORK_DTYPE)
+    pool = np.zeros(MAX_CARDS, dtype=np.int8)
+    stats = np.zeros(hc.N_STATS, dtype=np.int64)
+    fail = np.zeros(hc.N_FAIL, dtype=np.int64)
+    hc.seed_redeals(seed)
+    for game in range(1 if search else games):
+        ok = hc.check_game(*table.records(), seed, game, rules.deals_per_game, not search,
+                           search, 1 if search else redeals, SEARCH_POINTS if search else 10**6,
+                           scratch_games, works, pool, stats, fail)
+        if not ok:
+            raise AssertionError(
+                f"{info.name} ({profile}) cheats: hook {HOOK_NAMES[fail[hc.F_HOOK]]} of seat "
+                f"{fail[hc.F_SEAT]} (game {game}, deal {fail[hc.F_DEAL]}, turn "
+                f"{fail[hc.F_TURN]}, pending decision {DECISION_NAMES[fail[hc.F_PENDING]]}) "
+                f"changed {hc.WHAT[int(fail[hc.F_WHAT])]} when only cards hidden from that "
+                f"seat changed: value {fail[hc.F_VALUE_A]} -> {fail[hc.F_VALUE_B]}, entries "
+                f"{fail[hc.F_ENTRIES_A]} -> {fail[hc.F_ENTRIES_B]}, lines {fail[hc.F_LINES_A]} "
+                f"-> {fail[hc.F_LINES_B]}")
+    return stats
+
+
+@pytest.mark.parametrize("label, info, profile", CASES)
+def test_no_cheating_hidden_cards_do_not_change_any_decision(label, info, profile):
+    stats = check_strategy(info, profile)
+    rules = PROFILES[profile][0]
+    checks = stats[:5]
+    search = info.kernel in SEARCH_KERNELS
+    kinds = [k for k in range(5) if not (k == hc.D_GRANT and rules.individual)]
+    if search:  # the pending decisions: pick-ups, melds and discards at least
+        assert all(checks[k] > 0 for k in (0, 1, 4)), checks
+    else:
+        assert all(checks[k] >= 200 for k in kinds), dict(zip(HOOK_NAMES, checks, strict=True))
+    # The redeals changed what they should: the stock's contents (not only its order), the
+    # other hands, the Feet, and for the grant the asker's hand.
+    total = int(checks.sum())
+    assert stats[hc.ST_STOCK] >= 0.8 * stats[hc.ST_STOCK_BIG] > 0, stats
+    assert stats[hc.ST_OTHERS] >= 0.9 * total and stats[hc.ST_FEET] > 0, stats
+    if not search and not rules.individual:
+        assert stats[hc.ST_ASKER] >= 0.9 * stats[hc.ST_GRANT_VIEWS] > 0, stats
+
+
+def test_the_registry_loop_leaves_out_only_the_oracle_and_includes_pimc():
+    seeing = {name for name, info in REGISTRY.items() if info.sees_hidden}
+    assert seeing == set(EXCLUDED) == {"oracle"}
+    checked = {label.split("-")[0] for label, _, _ in settings()}
+    assert checked == set(REGISTRY) - {"oracle"}
+    assert "pimc" in checked and "tactician-hold_wilds=3" in {s[0] for s in settings()}
+    labels = {s[0] for s in settings()}
+    for spec in PARAM_SPECS["strategies.tactician"]:  # every knob at a non-default value
+        assert any(label.startswith(f"tactician-{spec.name}=") for label in labels), spec.name
+    assert {f"tactician-hold_wilds={v}" for v in (1, 2, 3)} <= labels
+
+
+def test_real_grant_decisions_are_checked():
+    """Asks happen in real play, and the granting partner's answer is checked on them."""
+    stats = check_strategy(REGISTRY["greedy"], "standard", games=3)
+    assert stats[hc.ST_PENDING + hc.D_GRANT] > 0
+    assert stats[hc.ST_PENDING + hc.D_GO_OUT] > 0
+
+
+@pytest.mark.parametrize("hook", ["grant", "choose_discard"])
+def test_the_check_catches_a_strategy_that_peeks(hook):
+    """Greedy with one hook that peeks (tests/peeking/): at the asker's hand when granting,
+    at the wilds left in the stock when discarding. The check must catch each."""
+    info = StrategyInfo(f"peek-{hook}", f"tests.peeking.{hook}", "greedy that peeks")
+    with pytest.raises(AssertionError, match=f"hook {hook} of seat"):
+        check_strategy(info, "standard")
