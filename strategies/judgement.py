@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from numba import njit
 
-from sim.core.cards import BLACK3, CARD_VALUE, JOKER, N_KINDS, N_NATURALS, RED3, TWO
-from sim.core.rules import R_OUT_BONUS
+from sim.core.cards import BLACK3, BLACK3_RANK, CARD_VALUE, JOKER, N_KINDS, N_NATURALS, RED3, TWO
+from sim.core.rules import R_BLACK3_MELDS, R_OUT_BONUS
 from sim.engine.layout import M_JOKER, M_NAT, M_TWO, S_PLAYERS, S_TEAMS
 from sim.engine.legal import foot_count, held_count, must_discard_red3, table_score, team_of
 
@@ -67,14 +67,22 @@ def _taken_by_next(g, seat: int, kind: int) -> bool:
 @njit(cache=True)
 def discard_usefulness(g, seat: int, kind: int, black3_block: bool, keep_pairs: bool,
                        safety: bool) -> int:
-    """Lower is discarded first: (blocking) black threes, then lone low naturals; wilds last."""
+    """Lower is discarded first: (blocking) black threes, then lone low naturals; wilds last.
+
+    Without ``black3_block`` a black three takes its place in the ordinary order: as a lone
+    5-point card (never a pair: it cannot be melded), so it still leaves the hand before any
+    pair or lone high card; where black threes meld (R-M5) it is scored as a natural of its
+    meld rank. (Every strategy but the tactician at ``black3_block = 0`` blocks.)"""
     if kind == BLACK3:
-        return -1000 if black3_block else 60
+        if black3_block:
+            return -1000
+        if g.rules[R_BLACK3_MELDS] == 0:
+            return 20 + CARD_VALUE[BLACK3]
     if kind == TWO or kind == JOKER:
         return 1000 + CARD_VALUE[kind]
-    if kind >= N_NATURALS:
+    if kind >= N_NATURALS and kind != BLACK3:
         return 2000
-    m = g.meld[team_of(g, seat), kind]
+    m = g.meld[team_of(g, seat), BLACK3_RANK if kind == BLACK3 else kind]
     count = g.hand[seat, kind]
     score = count * 20 + CARD_VALUE[kind]
     if m[M_NAT] + m[M_TWO] + m[M_JOKER] > 0:

@@ -44,7 +44,8 @@ TACTICIAN_PARAMS: tuple[Param, ...] = (
           "1: complete books freely; 0: on the Foot before the partner, leave natural "
           "books one short unless the opponents are close to going out"),
     Param("black3_block", P_BLACK3_BLOCK, 0, 1, True,
-          "1: discard black threes first to block the next player"),
+          "1: discard black threes first to block the next player; 0: discard them in the "
+          "ordinary order, as a lone 5-point card (as a natural where black threes meld)"),
     Param("discard_safety", P_DISCARD_SAFETY, 0, 1, True,
           "1: among lone cards, avoid ranks the next opponent has taken from the pile"),
     Param("wild_book_first", P_WILD_BOOK_FIRST, 0, 1, True,
