@@ -4,7 +4,7 @@ VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 
-.PHONY: run test bench lint clean install
+.PHONY: run test conformance bench lint clean install
 
 $(STAMP): pyproject.toml
 	@$(PYTHON) -c 'import sys; assert sys.version_info >= (3, 11), "handfoot needs Python 3.11+"'
@@ -22,6 +22,10 @@ run: $(STAMP)
 test: $(STAMP)  # compile once, then the suite on every core (pytest-xdist)
 	$(PY) -m sim.runs.warm
 	$(PY) -m pytest -q -n auto
+
+conformance: $(STAMP)  # the checks at scale at full size (about 20 minutes on 2 cores; CI runs it)
+	$(PY) -m sim.runs.warm
+	HANDFOOT_LONG_CHECKS=1 $(PY) -m pytest -q -n auto -m conformance
 
 bench: $(STAMP)
 	$(PY) -m sim.bench

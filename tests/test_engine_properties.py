@@ -8,6 +8,7 @@ import pytest
 from sim.core.rules import Rules
 from sim.play.api import make_table, play, seats_for_teams
 from sim.runs.runner import run_games
+from tests.conftest import scaled
 
 RULES = Rules()
 MATCHUPS = {"random": ["random"] * 4, "greedy": ["greedy"] * 4,
@@ -15,14 +16,19 @@ MATCHUPS = {"random": ["random"] * 4, "greedy": ["greedy"] * 4,
             "tactician": ["tactician"] * 4, "cautious": seats_for_teams(["cautious", "greedy"], 4)}
 
 
+CONSERVATION_GAMES = scaled(25_000, 2_500)  # 100,000 deals per matchup (make conformance)
+
+
+@pytest.mark.conformance
 @pytest.mark.parametrize("name", sorted(MATCHUPS))
-def test_conservation_after_every_action_and_no_truncation_over_100k_deals(name):
-    """Checked mode asserts every card is in exactly one place after every action."""
+def test_conservation_after_every_action_and_no_truncation_at_scale(name):
+    """Checked mode asserts every card is in exactly one place after every action, over
+    100,000 deals per matchup under `make conformance` (10,000 in `make test`)."""
     seats = MATCHUPS[name]
     table = make_table(RULES, seats, checked=True)
-    rec = play(RULES, seats, seed=2024, first_game=0, n_games=25_000, checked=True,
+    rec = play(RULES, seats, seed=2024, first_game=0, n_games=CONSERVATION_GAMES, checked=True,
                table=table)
-    assert len(rec) == 100_000
+    assert len(rec) == 4 * CONSERVATION_GAMES
     assert int(rec["truncated"].sum()) == 0
     assert set(np.unique(rec["end_reason"])) <= {1, 2}
 
