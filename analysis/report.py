@@ -79,10 +79,11 @@ Builder = Callable[[list[PairRuns], dict, Path | None], Content]
 
 
 def builders() -> dict[str, Builder]:
-    from analysis import compare, holdwild, ladder, sweep, tune_report, variants
+    from analysis import compare, guide, holdwild, ladder, sweep, tune_report, variants
 
     return {"compare": compare.build, "sweep": sweep.build, "rules-compare": variants.build,
-            "hold-wild": holdwild.build, "ladder": ladder.build, "tune": tune_report.build}
+            "hold-wild": holdwild.build, "ladder": ladder.build, "tune": tune_report.build,
+            "guide": guide.build}
 
 
 def check_name(name: str) -> str:

@@ -317,6 +317,7 @@ def replay(trace_file: Path, game: int, deal: int) -> None:
 def _add_groups() -> None:
     """``rules``, ``strategies`` and the analysis commands live in their own modules."""
     from sim.cli.analysis import COMMANDS  # compare, sweep, rules-compare, report, ask
+    from sim.cli.guide import guide
     from sim.cli.position import position
     from sim.cli.rules import rules
     from sim.cli.strategies import strategies
@@ -327,6 +328,7 @@ def _add_groups() -> None:
     app.add_command(rules)
     app.add_command(strategies)
     app.add_command(position)
+    app.add_command(guide)
     for command in COMMANDS:
         app.add_command(command)
 
