@@ -8,7 +8,7 @@ change with the numbers: nothing here is written for a particular outcome.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 
 import polars as pl
 
@@ -33,8 +33,9 @@ def wilds(value: str) -> str:
 
 
 def _effect(row: dict, what: Callable[[str], str]) -> str:
+    even = f"; {pct(row['even'])} is even" if int(row.get("teams") or 2) > 2 else ""
     return (f"{what(row['value'])} wins {pct(row['win_rate'])} of games (95% CI "
-            f"{pct(row['win_low'])} to {pct(row['win_high'])}) and scores "
+            f"{pct(row['win_low'])} to {pct(row['win_high'])}{even}) and scores "
             f"{pts(row['diff_deal'], signed=True)} points per deal (95% CI "
             f"{pts(row['diff_deal_low'], signed=True)} to "
             f"{pts(row['diff_deal_high'], signed=True)})")
@@ -80,12 +81,14 @@ def _headline(calls: list[str], groups: list[str], rows: list[dict], subject: st
 
 
 def verdict(results: pl.DataFrame, subject: str = "holding wilds back",
-            baseline: str = "holding none", what: Callable[[str], str] = wilds) -> list[str]:
+            baseline: str = "holding none", what: Callable[[str], str] = wilds,
+            players: Mapping[str, str] | None = None) -> list[str]:
     """Paragraphs: the answer, one line per rule set, and how sure the answer is.
 
     ``results`` has one row per comparison (columns ``group``, ``value``, ``games``,
     ``win_rate``/``win_low``/``win_high``, ``diff_deal``/``_low``/``_high``, ``p_value`` and,
-    for a family of comparisons, ``p_holm``)."""
+    for a family of comparisons, ``p_holm``); ``players`` names the player asked about under
+    each rule set (group)."""
     rows = list(results.iter_rows(named=True))
     calls = [call(r) for r in rows]
     groups = list(dict.fromkeys(r["group"] for r in rows))
@@ -101,13 +104,21 @@ def verdict(results: pl.DataFrame, subject: str = "holding wilds back",
             tail = f"Best under {group}: {baseline}."
         else:
             tail = f"Under {group}, no option is clearly better than {baseline}."
-        out.append(f"Under {group}, against {baseline}: {parts}. {tail}")
+        who = f" ({players[group]})" if players and group in players else ""
+        out.append(f"Under {group}{who}, against {baseline}: {parts}. {tail}")
     games = min(r["games"] for r in rows)
     half = max((r["diff_deal_high"] - r["diff_deal_low"]) / 2 for r in rows)
     corrected = "p_holm" in results.columns and len(rows) > 1
+    seatings = sorted({int(r.get("teams") or 2) for r in rows})
+    if seatings == [2]:
+        how = (f"twice, once with each strategy in each seat ({2 * games:,} games)")
+    else:
+        how = ("once per seating of A: " + ", ".join(
+            f"{t} times where there are {t} partnerships or players" for t in seatings)
+            + f" ({games * seatings[0]:,} to {games * seatings[-1]:,} games)")
     out.append(
-        f"How sure: each comparison played the same {games:,} shuffled games twice, once "
-        f"with each strategy in each seat ({2 * games:,} games). All intervals are 95%. "
+        f"How sure: each comparison played the same {games:,} shuffled games {how}. All "
+        "intervals are 95%. "
         + (f"A comparison is called better or worse only when its p-value, corrected for "
            f"the {len(rows)} comparisons (Holm), is under {ALPHA:g}, so the chance that any "
            "call here is a false alarm is under 5%. " if corrected else

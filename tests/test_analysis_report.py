@@ -35,7 +35,7 @@ def reports(tmp_path_factory) -> dict[str, Path]:
            "sweep": handfoot("sweep", "--strategy", "tactician", "--param", "hold_wilds=0,2",
                              "--against", "greedy", "--report", "swp", *dirs),
            "rules": handfoot("rules-compare", "standard", "eleven", "--report", "var", *dirs),
-           "ask": handfoot("ask", "hold-wild", *dirs)}
+           "ask": handfoot("ask", "hold-wild", "--positions", "300", *dirs)}
     paths = {"cmp": root / "reports" / "cmp", "swp": root / "reports" / "swp",
              "var": root / "reports" / "var", "hold-wild": root / "reports" / "hold-wild"}
     return {"root": root, "out": out, **paths}
@@ -123,7 +123,7 @@ def test_manifest_names_the_runs_used(reports, name):
     assert manifest["format"] == "handfoot-report/1" and manifest["name"] == name
     assert {"polars", "scipy", "statsmodels", "matplotlib", "numba"} <= set(
         manifest["versions"])
-    assert len(manifest["runs"]) == 2 * len(manifest["pairings"])
+    assert len(manifest["runs"]) == sum(len(p["runs"]) for p in manifest["pairings"])
     for entry in manifest["runs"]:
         path = Path(entry["path"])
         run = Run.open(path)
@@ -163,9 +163,13 @@ def test_sweep_and_rules_compare_tables(reports):
 
 
 def test_ask_hold_wild_prints_a_verdict_built_from_its_table(reports):
+    from analysis.holdwild import PROFILES
+
     out = reports["out"]["ask"]
     table = pl.read_csv(reports["hold-wild"] / "results.csv")
-    assert table.height == 9 and set(table["group"]) == {"standard", "eleven", "saskatchewan"}
+    assert table.height == 18 and table["group"].unique(maintain_order=True).to_list() == \
+        list(PROFILES)
+    assert table.filter(pl.col("group") == "simpson")["teams"].to_list() == [4, 4, 4]
     first = out.splitlines()[2]
     assert first.split(".")[0] in ("Yes", "No", "It depends on the rules", "Cannot tell yet",
                                    "Yes, in part")
@@ -173,6 +177,42 @@ def test_ask_hold_wild_prints_a_verdict_built_from_its_table(reports):
     assert f"**{first}**" in summary
     assert "How sure:" in out and "reports" in out and "hold-wild" in out
     assert (reports["hold-wild"] / "sweep.png").is_file()
+
+
+def test_ask_hold_wild_names_the_player_of_each_rule_set(reports):
+    from analysis.holdwild import PROFILES, baseline
+    from sim.core.profiles import load_rules
+
+    out = reports["out"]["ask"]
+    table = pl.read_csv(reports["hold-wild"] / "results.csv")
+    for profile in PROFILES:
+        player = baseline(load_rules(profile))
+        assert f"Under {profile} ({player}), against holding none" in out
+        assert f"Decision by decision under {profile} ({player})" in out
+        rows = table.filter(pl.col("group") == profile)
+        assert set(rows["b"]) == {f"{player} hold 0"}
+        assert set(rows["a"]) == {f"{player} hold {v}" for v in (1, 2, 3)}
+    assert out.splitlines()[3].startswith("The player asked about: ")
+
+
+def test_ask_hold_wild_has_the_decision_level_section(reports):
+    folder = reports["hold-wild"]
+    manifest = json.loads((folder / "manifest.json").read_text())
+    table = pl.read_csv(folder / "holding.csv")
+    overall = table.filter(pl.col("situation") == "all decisions")
+    assert overall["group"].to_list() == manifest["params"]["profiles"]
+    assert (overall["positions"] >= 300).all()
+    assert ((table["low"] <= table["mean"]) & (table["mean"] <= table["high"])).all()
+    assert {"deal", "hand or Foot", "cards held", "wild books made", "partner on the Foot",
+            "fewest cards of an opponent"} <= set(table["situation"])
+    assert "holding.png" in manifest["figures"] and (folder / "holding.png").is_file()
+    assert "## Decision by decision: the value of holding a wild" in \
+        (folder / "summary.md").read_text()
+    for path in manifest["params"]["holding"]:
+        assert Path(path).is_file() and Path(path).parent == \
+            reports["root"] / "runs" / "hold-wild" / "holding"
+    out = reports["out"]["ask"]
+    assert out.count("The curve under ") == len(overall)
 
 
 def test_compare_prints_wilson_paired_difference_and_p(reports):

@@ -104,7 +104,8 @@ def test_sweep_ask_and_rules_compare_run_in_every_shape(here, capsys, rules):
              "--against", "greedy", "--rules", rules, "--games", "3", "--report", "sw")
     sweep = pl.read_csv(here / "reports" / "sw" / "results.csv")
     assert sweep.height == 2 and (sweep["teams"] == seatings).all()
-    handfoot(capsys, "ask", "hold-wild", "--rules", rules, "--games", "3", "--report", "hw")
+    handfoot(capsys, "ask", "hold-wild", "--rules", rules, "--games", "3", "--positions", "40",
+             "--report", "hw")
     hold = pl.read_csv(here / "reports" / "hw" / "results.csv")
     assert hold.height == 3 and (hold["teams"] == seatings).all()
     out = handfoot(capsys, "rules-compare", "standard", rules, "--games", "3")

@@ -9,6 +9,7 @@ registered on ``handfoot`` or run alone as ``python -m sim.cli.analysis``.
 
 from __future__ import annotations
 
+import sys
 from datetime import datetime
 from pathlib import Path
 
@@ -261,25 +262,34 @@ def ask() -> None:
 
 @ask.command("hold-wild", epilog="Example: handfoot ask hold-wild --games 20000")
 @click.option("--rules", "profiles", multiple=True,
-              help="Rule profile or file; repeat for several  [default: standard, eleven, "
-                   "saskatchewan]")
-@analysis_options(80_000)
-def hold_wild(profiles: tuple[str, ...], games: int, seed: int, jobs: int,
-              report_name: str | None, runs_dir: Path, reports_dir: Path, rerun: bool,
-              progress: bool | None) -> None:
-    """Is holding a wild worth it? The tactician holding 1, 2 or 3 wilds back until its Foot
-    against the same tactician holding none, under several rule sets, both ways on the same
-    shuffles: win rates and score differences with 95% intervals, a plain-words verdict that
+              help="Rule profile or file; repeat for several  [default: all six profiles]")
+@click.option("--positions", type=int, default=None, metavar="N",
+              help="Branched positions per rule set for the decision-by-decision section; 0 "
+                   "leaves it out  [default: 25,000]")
+@analysis_options(6_000)
+def hold_wild(profiles: tuple[str, ...], positions: int | None, games: int, seed: int,
+              jobs: int, report_name: str | None, runs_dir: Path, reports_dir: Path,
+              rerun: bool, progress: bool | None) -> None:
+    """Is holding a wild worth it? Asked of the strongest heuristic player of each rule set
+    (the tactician tuned for the profile where a tuned file ships, else cautious) in all six
+    profiles, individual play included: the player holding 1, 2 or 3 wilds back until its
+    Foot against itself holding none, on the same shuffles in every seating; then decision by
+    decision, every time the player would meld a wild the rest of the deal is played both
+    ways from the same deal, and the value of holding is shown by situation. Win rates and
+    score differences with 95% intervals, a plain-words verdict that names the player and
     states its uncertainty, and the report reports/hold-wild/ (or --report NAME).
 
-    The default (80,000 games per comparison each way, 18 runs, 5.8 million deals) takes
-    about 2 minutes on 2 cores.
+    The default (6,000 shuffles per seating of each of 18 comparisons: 48 runs, 1.2 million
+    deals, and 25,000 branched positions per rule set) takes a few minutes on 2 cores.
     """
     from analysis import holdwild
     from analysis.playing import play_pairs
 
     name = report_name or "hold-wild"
     _check(games, seed, jobs, name)
+    count = holdwild.POSITIONS if positions is None else positions
+    if count < 0:
+        raise UserError(f"--positions must be 0 or more (got {count})")
     with user_errors():
         root = _root(runs_dir, "ask", name)
         chosen = list(profiles) or list(holdwild.PROFILES)
@@ -287,7 +297,13 @@ def hold_wild(profiles: tuple[str, ...], games: int, seed: int, jobs: int,
         pairs = play_pairs(pairings, root, seed, games, jobs=jobs, rerun=rerun,
                            progress=progress, note=_note)
         params = {"profiles": chosen, "values": list(holdwild.VALUES), "seed": seed,
-                  "games": games}
+                  "games": games, "positions": count,
+                  "players": {p.pairing.group: holdwild.player_of(p.pairing) for p in pairs}}
+        if count:
+            if progress or (progress is None and sys.stderr.isatty()):
+                click.echo(f"branching {count:,} decisions per rule set ...", err=True)
+            params["holding"] = holdwild.collect_positions(pairs, root / "holding", count,
+                                                           seed, jobs=jobs, rerun=rerun)
         _finish("hold-wild", pairs, params, name, reports_dir, root)
 
 
