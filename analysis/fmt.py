@@ -42,6 +42,7 @@ _FORMATS: dict[str, Callable[..., str]] = {
     "pts": lambda v: pts(v, signed=True),
     "pts_range": lambda lo, hi: f"{pts(lo, signed=True)} to {pts(hi, signed=True)}",
     "num": lambda v: pts(v),
+    "num2": lambda v: pts(v, 2),
     "num_ci": lambda v, lo, hi: f"{pts(v)} ({pts(lo)} to {pts(hi)})",
     "num2_ci": lambda v, lo, hi: f"{pts(v, 2)} ({pts(lo, 2)} to {pts(hi, 2)})",
     "pts_ci": lambda v, lo, hi: f"{pts(v, signed=True)} ({pts(lo, signed=True)} to "

@@ -118,6 +118,7 @@ def staging_dir(reports_dir: Path, name: str) -> Path:
 def write(content: Content, reports_dir: Path, name: str, staging: Path,
           command: list[str] | None = None) -> Path:
     """Write the report built in ``staging`` (its figures already there) as reports/NAME."""
+    add_panel(content)
     for file, table in content.tables.items():
         table.write_csv(staging / file)
     manifest = _manifest(content, name, command)
@@ -132,6 +133,17 @@ def write(content: Content, reports_dir: Path, name: str, staging: Path,
             raise ReportError(f"{final} exists and is not a handfoot report; not replacing it")
     staging.rename(final)
     return final
+
+
+def add_panel(content: Content) -> None:
+    """Every report's how-they-play panel (analysis.howplay), after its summary tables."""
+    from analysis import howplay
+
+    if howplay.CSV in content.tables or not (content.pairs or content.extra_runs):
+        return
+    content.tables[howplay.CSV] = howplay.panel(content)
+    at = max((i + 1 for i, s in enumerate(content.sections) if s.in_summary), default=0)
+    content.sections.insert(at, Section(howplay.TITLE, howplay.view(), note=howplay.NOTE))
 
 
 def _manifest(content: Content, name: str, command: list[str] | None) -> dict:

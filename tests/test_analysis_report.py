@@ -215,6 +215,18 @@ def test_ask_hold_wild_has_the_decision_level_section(reports):
     assert out.count("The curve under ") == len(overall)
 
 
+@pytest.mark.parametrize("name", NAMES)
+def test_every_report_has_the_how_they_play_panel(reports, name):
+    folder = reports[name]
+    manifest = json.loads((folder / "manifest.json").read_text())
+    panel = pl.read_csv(folder / "howplay.csv")
+    sides = {(p["group"], label) for p in manifest["pairings"]
+             for label in (p["a"]["label"], p["b"]["label"])}
+    assert set(zip(panel["group"], panel["strategy"], strict=True)) == sides
+    assert "howplay.csv" in [v["csv"] for v in manifest["summary_tables"]]
+    assert "<h2>How they play</h2>" in (folder / "index.html").read_text()
+
+
 def test_compare_prints_wilson_paired_difference_and_p(reports):
     out = reports["out"]["compare"]
     assert "95% Wilson CI" in out and "points per game (SE" in out and "per deal (SE" in out
