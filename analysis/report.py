@@ -228,6 +228,12 @@ figcaption{font-size:.9em;color:#444}.small{font-size:.85em;color:#555}
 """
 
 
+# Each figure records whether it loaded (and its natural width) in data attributes, so a
+# headless browser can check every figure of the page (analysis.render.figure_states).
+_IMG_STATE = ('onload="this.dataset.state=\'loaded\';this.dataset.width=this.naturalWidth" '
+              'onerror="this.dataset.state=\'error\'"')
+
+
 def _html(content: Content, name: str, manifest: dict) -> str:
     e = html.escape
     parts = [f"<!doctype html><html lang='en'><head><meta charset='utf-8'>"
@@ -245,7 +251,8 @@ def _html(content: Content, name: str, manifest: dict) -> str:
                      f"{e(section.view.csv)}</a></p>")
     parts.append("<h2>Figures</h2>")
     for f in content.figures:
-        parts.append(f"<figure><img src='{e(f.file)}' alt='{e(f.title)}'><figcaption>"
+        parts.append(f"<figure><img src='{e(f.file)}' alt='{e(f.title)}' {_IMG_STATE}>"
+                     "<figcaption>"
                      f"<strong>{e(f.title)}.</strong> {e(f.caption)}</figcaption></figure>")
     parts.append("<h2>Method</h2><ul>" + "".join(f"<li>{e(m)}</li>" for m in content.method)
                  + "</ul>")

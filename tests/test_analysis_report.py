@@ -6,7 +6,9 @@ from __future__ import annotations
 
 import json
 import math
+import os
 import re
+import shutil
 from pathlib import Path
 
 import polars as pl
@@ -245,11 +247,44 @@ def test_render_skips_clearly_without_chromium(reports, monkeypatch, capsys):
     assert "skipped: no Chromium found" in capsys.readouterr().out
 
 
-def test_render_writes_a_screenshot_where_chromium_exists(reports):
+def _browser() -> str:
+    """Chromium, or a skip; in CI (env CI set) a missing browser fails the test: .ci/run
+    installs it from the distribution's packages."""
     from analysis import render
 
-    if render.find_browser() is None:
+    browser = render.find_browser()
+    if browser is None:
+        if os.environ.get("CI"):
+            pytest.fail("CI is set and no Chromium is installed (tried "
+                        f"{', '.join(render.BROWSERS)}); .ci/run installs it with apt-get")
         pytest.skip("no Chromium here (apt-get install chromium)")
+    return browser
+
+
+def test_render_writes_a_screenshot_where_chromium_exists(reports):
+    """In a real browser every figure of every report loads (the page marks each <img> loaded
+    or failed, with its natural width), and the page renders to a screenshot."""
+    from analysis import render
+
+    browser = _browser()
+    for name in NAMES:
+        states = render.figure_states(reports[name] / "index.html", browser=browser)
+        manifest = json.loads((reports[name] / "manifest.json").read_text())
+        assert [s.src for s in states] == manifest["figures"]
+        assert all(s.ok for s in states), (name, [s for s in states if not s.ok])
     png = render.render(reports["cmp"] / "index.html", reports["cmp"] / "index.png",
-                        height=900)
+                        height=900, browser=browser)
     assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+def test_the_browser_check_sees_a_figure_that_does_not_load(reports, tmp_path):
+    from analysis import render
+
+    browser = _browser()
+    page = tmp_path / "cmp"
+    shutil.copytree(reports["cmp"], page)
+    (page / "forest.png").unlink()
+    (page / "scores.png").write_bytes(b"not a picture")
+    states = {s.src: s for s in render.figure_states(page / "index.html", browser=browser)}
+    assert states["forest.png"].state == states["scores.png"].state == "error"
+    assert states["deal_length.png"].ok
