@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from sim.core.cards import BLACK3_RANK
+from sim.core.cards import BLACK3_RANK, CARD_VALUE, KIND_INDEX
+from sim.core.profiles import PROFILES
+from sim.core.rules import Rules, replace
 from sim.engine.layout import BOOK_CLEAN, BOOK_DIRTY, BOOK_WILD
 from sim.engine.legal import check_line
 from sim.engine.legal import entry_legal as _entry_legal
@@ -138,22 +140,49 @@ def test_R_M7_one_unfinished_meld_per_rank_new_one_after_a_book():
     assert arr[0]["books"][0, BOOK_CLEAN] == 1 and arr[0]["meld"][0, K, 0] == 3
 
 
-@pytest.mark.parametrize("deal, minimum", [(1, 50), (2, 90), (3, 120), (4, 150)])
-def test_R_O1_opening_minimum_by_deal(deal, minimum):
-    # kings 10 each: a meld of n kings is worth 10 n; aces 20.
-    hand = ["A"] * 7 + ["K"] * 7 + ["4", "4"]
-    arr = position(hands={0: hand}, deal=deal)
-    aces = minimum // 20
-    below = ("A", ["A"] * (aces if aces * 20 < minimum else aces - 1))
-    if len(below[1]) < 3:
-        below = ("K", ["K"] * 3)
-    e, n = entries(below)
-    assert check(arr, 0, e, n) == E_UNDER_MINIMUM
-    assert not arr[0]["opened"][0]
-    kings = max(0, -(-(minimum - 140) // 10))
-    enough = [("A", ["A"] * 7)] + ([("K", ["K"] * max(3, kings))] if kings else [])
-    assert lay(arr, 0, *enough) == OK
-    assert arr[0]["opened"][0] == 1
+# R-O1 for every profile's minimums, and a house set unlike any profile's (odd multiples of 5).
+HOUSE_MINIMUMS = replace(Rules(), opening_minimums=(55, 95, 135, 175))
+OPENING_RULES = {**{name: rules for name, (rules, _) in PROFILES.items()},
+                 "house": HOUSE_MINIMUMS}
+_RANKS = ("A", "K", "Q", "10", "9", "8", "7", "6", "5", "4")  # not jacks: kept in hand
+
+
+def line_worth(points: int) -> list[tuple[str, list[str]]]:
+    """Natural melds of distinct ranks, 3 to 6 cards each (no book, so no bonus), whose card
+    values (R-C3) add up to exactly ``points``."""
+
+    def search(i: int, left: int) -> list[tuple[str, list[str]]] | None:
+        if left == 0:
+            return []
+        if i == len(_RANKS) or left < 0:
+            return None
+        rank = _RANKS[i]
+        for size in (6, 5, 4, 3, 0):
+            rest = search(i + 1, left - size * int(CARD_VALUE[KIND_INDEX[rank]]))
+            if rest is not None:
+                return ([(rank, [rank] * size)] if size else []) + rest
+        return None
+
+    found = search(0, points)
+    assert found is not None and sum(
+        len(cards) * int(CARD_VALUE[KIND_INDEX[rank]]) for rank, cards in found) == points
+    return found
+
+
+@pytest.mark.parametrize("name, deal", [pytest.param(name, deal, id=f"{name}-deal{deal}")
+                                        for name in OPENING_RULES for deal in range(1, 5)])
+def test_R_O1_opening_minimum_by_deal(name, deal):
+    """Each deal's exact minimum opens; 5 points less is refused (E_UNDER_MINIMUM)."""
+    rules = OPENING_RULES[name]
+    minimum = rules.opening_minimums[deal - 1]
+    if deal == 4 and rules.deal4_concealed_book:
+        pytest.skip("R-V5: this deal opens with a concealed book, not points")
+    for points, expected in ((minimum - 5, E_UNDER_MINIMUM), (minimum, OK)):
+        line = line_worth(points)
+        hand = [card for _, cards in line for card in cards] + ["J", "J"]
+        arr = position(hands={0: hand}, deal=deal, rules=rules)
+        assert lay(arr, 0, *line) == expected, (minimum, points, line)
+        assert arr[0]["opened"][0] == (expected == OK)
 
 
 def test_R_O1_R_O2_several_melds_in_one_line_add_up():
