@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 import pytest
 
+from sim.core.profiles import PROFILES
 from sim.core.rules import Rules
 from sim.play.api import make_table, play, seats_for_teams
 from sim.runs.runner import run_games
@@ -66,22 +69,60 @@ def test_identical_records_for_any_jobs_and_chunk_size():
         assert other.tobytes() == base.tobytes(), (jobs, chunk)
 
 
-def test_paired_deals_are_the_same_whatever_the_strategies():
-    """The shuffle stream is separate from decisions: seats swapped see the same deals."""
+PAIRED_GAMES = 3
+
+
+def deal_lines(rules: Rules, seats: list[str]) -> list[dict]:
     from sim.runs.trace import trace_games
 
-    a = next(trace_games(RULES, MATCHUPS["greedy"], 5, 0, 1))
-    b = next(trace_games(RULES, MATCHUPS["random"], 5, 0, 1))
-    assert a["hands"] == b["hands"] and a["stock"] == b["stock"]
+    return [line for line in trace_games(rules, seats, 5, 0, PAIRED_GAMES)
+            if line["type"] == "deal"]
+
+
+@pytest.mark.parametrize("profile", sorted(PROFILES))
+def test_paired_deals_are_the_same_whatever_the_strategies(profile):
+    """The shuffle stream is separate from decisions: whoever sits where and however they
+    play, every deal of every game is dealt the same: the whole deal line (Hands, Feet, the
+    stock in order, the starting card, the dealer)."""
+    rules = PROFILES[profile][0]
+    n = rules.players
+    lineups = [["greedy"] * n, ["random"] * n,
+               [("tactician", "random", "cautious", "greedy")[s % 4] for s in range(n)]]
+    first, *others = (deal_lines(rules, seats) for seats in lineups)
+    assert [(x["game"], x["deal"]) for x in first] == \
+        [(g, d) for g in range(PAIRED_GAMES) for d in range(1, rules.deals_per_game + 1)]
+    assert len({str(x["stock"]) for x in first}) == len(first)  # the deals differ
+    for lines in others:
+        for a, b in zip(first, lines, strict=True):
+            assert a == b, f"game {a['game']} deal {a['deal']} differs"
+
+
+# The self-comparison's tolerance, derived. Partnership 0's win share over N games of a
+# strategy against itself has mean 50% and standard deviation 0.5 / sqrt(N). The test accepts
+# |share - 50%| <= z(0.995) * 0.5 / sqrt(N): a false alarm once in a hundred engine changes
+# that reshuffle these games. It must fail where the true share is 45%, 95% of the time: N is
+# the fewest games for which 45% lies z(0.95) of its own standard deviations beyond that.
+Z_FALSE_ALARM, Z_POWER, WORSE = 2.5758, 1.6449, 0.45
+SELF_GAMES = math.ceil(((Z_FALSE_ALARM * 0.5 + Z_POWER * math.sqrt(WORSE * (1 - WORSE)))
+                        / (0.5 - WORSE)) ** 2)
+SELF_TOLERANCE = Z_FALSE_ALARM * 0.5 / math.sqrt(SELF_GAMES)
+
+
+def test_the_self_comparison_tolerance_fails_at_45_percent():
+    assert 1700 < SELF_GAMES < 1900 and 0.028 < SELF_TOLERANCE < 0.031
+    sd_worse = math.sqrt(WORSE * (1 - WORSE) / SELF_GAMES)
+    assert 0.5 - SELF_TOLERANCE - WORSE >= Z_POWER * sd_worse
 
 
 def test_greedy_against_itself_is_even():
-    """A strategy against itself: partnership 0's win rate's 95% interval contains 50%.
-
-    With 4,000 games the Wilson half-width is about 1.5 points."""
+    """A strategy against itself: partnership 0's win share is within the derived tolerance
+    of 50% (about 2.9 points; a share of 45% fails)."""
     from analysis.summary import summarize
 
-    rec = run_games(RULES, MATCHUPS["greedy"], seed=77, n_games=4000, jobs=2, chunk_size=1000,
-                    progress=False)
+    rec = run_games(RULES, MATCHUPS["greedy"], seed=77, n_games=SELF_GAMES, jobs=1,
+                    chunk_size=SELF_GAMES, progress=False)
     s = summarize(rec, 4, ["greedy", "greedy"])
-    assert s.teams[0].win_low <= 0.5 <= s.teams[0].win_high
+    assert s.games == SELF_GAMES
+    assert abs(s.teams[0].win_rate - 0.5) <= SELF_TOLERANCE, s.teams[0].win_rate
+    assert s.teams[0].win_rate + s.teams[1].win_rate == 1
+    assert s.share_out + s.share_stock == 1 and s.truncated == 0
