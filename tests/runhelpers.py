@@ -42,6 +42,34 @@ def manifest(path: Path) -> dict:
     return json.loads((path / MANIFEST).read_text())
 
 
+def check_played(path: Path, seat_specs: list[str], rules: Rules, games: int) -> dict:
+    """The run at ``path`` played ``games`` games of ``seat_specs`` (names or strategy files,
+    seat by seat) under ``rules``: its manifest names each seat's strategy and the parameters
+    and rule knobs resolved from them, and its records are the games those strategies play
+    under those rules (so a strategy file, or a knob, that was recorded but not played fails).
+    Every deal ended by going out or by the stock. Returns the manifest."""
+    from sim.play.api import play
+    from strategies.registry import load
+
+    m = manifest(path)
+    assert m["status"] == "complete" and m["games"] == games, (m["status"], m["games"])
+    assert m["rules"]["knobs"] == rules.to_dict()
+    assert m["rules"]["rules_id"] == rules.rules_id
+    assert m["strategies"]["seats"] == list(seat_specs)
+    infos = [load(spec) for spec in seat_specs]
+    played = m["strategies"]["played"]
+    assert [(p["kernel"], p["params"]) for p in played] == \
+        [(info.kernel, info.params) for info in infos]
+    got = records(path)
+    want = play(rules, infos, m["seed"], 0, games)
+    assert got.height == len(want) == games * rules.deals_per_game
+    for team in range(rules.partnerships):
+        assert got[f"score_{team}"].to_list() == want["score"][:, team].tolist(), team
+    assert got["turns"].to_list() == want["turns"].tolist()
+    assert got["end_reason"].is_in([1, 2]).all()  # going out + the stock: every deal
+    return m
+
+
 def file_ids(path: Path) -> dict[str, tuple[int, int, int]]:
     """(inode, mtime_ns, size) of every file in a run folder: unchanged means untouched."""
     out = {}

@@ -8,6 +8,9 @@ import sys
 
 import pytest
 
+from sim.core.rules import Rules
+from tests.runhelpers import check_played, cli, records
+
 
 def handfoot(*args: str) -> subprocess.CompletedProcess:
     return subprocess.run([sys.executable, "-m", "sim.cli", *args], capture_output=True,
@@ -29,26 +32,38 @@ def handfoot(*args: str) -> subprocess.CompletedProcess:
         (["frobnicate"], "No such command"),
     ],
 )
-def test_bad_input_gets_one_line_and_exit_code_2(args, says):
-    result = handfoot(*args)
-    assert result.returncode == 2
-    lines = result.stderr.strip().splitlines()
+def test_bad_input_gets_one_line_and_exit_code_2(args, says, capsys, tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    code, _, err = cli(capsys, *args)
+    assert code == 2
+    lines = err.strip().splitlines()
     assert len(lines) == 1 and lines[0].startswith("handfoot: error:")
     assert says in lines[0]
-    assert "Traceback" not in result.stderr
 
 
-def test_simulate_prints_the_summary(tmp_path):
-    result = handfoot("simulate", "--games", "200", "--team0", "greedy", "--team1", "random",
-                      "--jobs", "1", "--out-dir", str(tmp_path))
-    assert result.returncode == 0, result.stderr
-    out = result.stdout
+def test_a_real_process_fails_in_one_line_without_a_traceback():
+    result = handfoot("simulate", "--games", "0")
+    assert result.returncode == 2
+    assert result.stderr.strip() == "handfoot: error: --games must be at least 1 (got 0)", \
+        result.stderr
+
+
+def test_simulate_prints_the_summary(tmp_path, capsys):
+    code, out, err = cli(capsys, "simulate", "--games", "200", "--team0", "greedy", "--team1",
+                         "random", "--jobs", "1", "--out-dir", str(tmp_path))
+    assert code == 0, err
     for needle in ("200 games, 800 deals", "95% CI (Wilson)", "deal length in turns",
-                   "deals ended by going out", "greedy", "random", f"run: {tmp_path}/"):
+                   "greedy", "random", f"run: {tmp_path}/"):
         assert needle in out
     (run,) = tmp_path.iterdir()  # the run folder: one Parquet chunk and the manifest
     assert sorted(p.name for p in run.iterdir() if not p.name.startswith(".")) == \
         ["chunk-000000.parquet", "manifest.json"]
+    check_played(run, ["greedy", "random"] * 2, Rules(), 200)
+    ends = records(run)["end_reason"]
+    out_share, stock_share = (ends == 1).mean(), (ends == 2).mean()
+    assert out_share + stock_share == 1
+    assert (f"deals ended by going out: {out_share:.1%}, by the stock running out: "
+            f"{stock_share:.1%}, truncated: 0") in out
 
 
 def test_trace_writes_json_lines(tmp_path):

@@ -2,47 +2,43 @@
 
 from __future__ import annotations
 
-import subprocess
-import sys
-
 import pytest
 
 from sim.core.profiles import PROFILES, load_rules
+from tests.runhelpers import check_played, cli
 
 
-def handfoot(*args: str) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "sim.cli", *args], capture_output=True,
-                          text=True, timeout=300)
-
-
-def test_rules_list_names_every_profile_with_its_source():
-    result = handfoot("rules", "list")
-    assert result.returncode == 0, result.stderr
-    lines = result.stdout.strip().splitlines()
+def test_rules_list_names_every_profile_with_its_source(capsys):
+    code, out, err = cli(capsys, "rules", "list")
+    assert code == 0, err
+    lines = out.strip().splitlines()
     assert [line.split()[0] for line in lines] == list(PROFILES)
     assert all("[" in line for line in lines)
 
 
 @pytest.mark.parametrize("name", list(PROFILES))
-def test_rules_show_prints_a_rule_file_that_loads_back(name, tmp_path):
-    result = handfoot("rules", "show", name)
-    assert result.returncode == 0, result.stderr
+def test_rules_show_prints_a_rule_file_that_loads_back(name, tmp_path, capsys):
+    code, out, err = cli(capsys, "rules", "show", name)
+    assert code == 0, err
     path = tmp_path / "copy.toml"
-    path.write_text(result.stdout)
+    path.write_text(out)
     assert load_rules(str(path)) == PROFILES[name][0]
 
 
-def test_rule_file_with_a_base_profile_and_overrides(tmp_path):
+def test_rule_file_with_a_base_profile_and_overrides(tmp_path, capsys):
     path = tmp_path / "house.toml"
     path.write_text('base = "saskatchewan"\ngoing_out_bonus = 250\nout_clean_books = 2\n')
     rules = load_rules(str(path))
     assert rules.going_out_bonus == 250 and rules.out_clean_books == (2, 2, 2, 2)
     assert rules.books == "grow"  # the rest comes from the base
-    result = handfoot("rules", "show", str(path))
-    assert "going_out_bonus = 250" in result.stdout
-    result = handfoot("simulate", "--games", "20", "--jobs", "1", "--rules", str(path),
-                      "--out-dir", str(tmp_path / "runs"))
-    assert result.returncode == 0, result.stderr
+    code, out, err = cli(capsys, "rules", "show", str(path))
+    assert code == 0 and "going_out_bonus = 250" in out, err
+    code, out, err = cli(capsys, "simulate", "--games", "20", "--jobs", "1", "--rules",
+                         str(path), "--out-dir", str(tmp_path), "--name", "run")
+    assert code == 0, err
+    m = check_played(tmp_path / "run", ["greedy"] * 4, rules, 20)  # the knobs played
+    assert m["rules"]["knobs"]["going_out_bonus"] == 250
+    assert m["rules"]["knobs"]["out_clean_books"] == [2, 2, 2, 2]
 
 
 @pytest.mark.parametrize(
@@ -61,19 +57,19 @@ def test_rule_file_with_a_base_profile_and_overrides(tmp_path):
         ("decks = [", "is not valid TOML"),
     ],
 )
-def test_invalid_rule_files_are_refused_before_play(tmp_path, toml, says):
+def test_invalid_rule_files_are_refused_before_play(tmp_path, capsys, toml, says):
     path = tmp_path / "bad.toml"
     path.write_text(toml + "\n")
     for command in (["simulate", "--games", "5", "--jobs", "1", "--out-dir",
                      str(tmp_path / "runs")], ["trace", "--out",
                                                                    str(tmp_path / "t.jsonl")]):
-        result = handfoot(*command, "--rules", str(path))
-        assert result.returncode == 2
-        lines = result.stderr.strip().splitlines()
-        assert len(lines) == 1 and says in lines[0], result.stderr
+        code, _, err = cli(capsys, *command, "--rules", str(path))
+        assert code == 2
+        lines = err.strip().splitlines()
+        assert len(lines) == 1 and says in lines[0], err
     assert not (tmp_path / "t.jsonl").exists()
 
 
-def test_missing_rule_file():
-    result = handfoot("rules", "show", "no-such-file.toml")
-    assert result.returncode == 2 and "does not exist" in result.stderr
+def test_missing_rule_file(capsys):
+    code, _, err = cli(capsys, "rules", "show", "no-such-file.toml")
+    assert code == 2 and "does not exist" in err
