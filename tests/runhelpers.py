@@ -53,13 +53,13 @@ def check_played(path: Path, seat_specs: list[str], rules: Rules, games: int) ->
 
     m = manifest(path)
     assert m["status"] == "complete" and m["games"] == games, (m["status"], m["games"])
-    assert m["rules"]["knobs"] == rules.to_dict()
+    assert m["rules"]["knobs"] == rules.to_dict(), m["rules"]["knobs"]
     assert m["rules"]["rules_id"] == rules.rules_id
-    assert m["strategies"]["seats"] == list(seat_specs)
+    assert m["strategies"]["seats"] == list(seat_specs), m["strategies"]["seats"]
     infos = [load(spec) for spec in seat_specs]
-    played = m["strategies"]["played"]
-    assert [(p["kernel"], p["params"]) for p in played] == \
-        [(info.kernel, info.params) for info in infos]
+    played = [(p["kernel"], p["params"]) for p in m["strategies"]["played"]]
+    for seat, (got, info) in enumerate(zip(played, infos, strict=True)):
+        assert got == (info.kernel, info.params), f"seat {seat} played {got}, not {info}"
     got = records(path)
     want = play(rules, infos, m["seed"], 0, games)
     assert got.height == len(want) == games * rules.deals_per_game
