@@ -20,11 +20,11 @@ run: $(STAMP)
 	$(VENV)/bin/handfoot ask hold-wild
 
 test: $(STAMP)  # compile once, then the suite on every core (pytest-xdist)
-	$(PY) -m sim.runs.warm
+	$(PY) -m tests.warm
 	$(PY) -m pytest -q -n auto
 
 conformance: $(STAMP)  # the checks at scale at full size (about 20 minutes on 2 cores; CI runs it)
-	$(PY) -m sim.runs.warm
+	$(PY) -m tests.warm
 	HANDFOOT_LONG_CHECKS=1 $(PY) -m pytest -q -n auto -m conformance
 
 bench: $(STAMP)
