@@ -37,7 +37,7 @@ def reports(tmp_path_factory) -> dict[str, Path]:
            "sweep": handfoot("sweep", "--strategy", "tactician", "--param", "hold_wilds=0,2",
                              "--against", "greedy", "--report", "swp", *dirs),
            "rules": handfoot("rules-compare", "standard", "eleven", "--report", "var", *dirs),
-           "ask": handfoot("ask", "hold-wild", "--positions", "300", *dirs)}
+           "ask": handfoot("ask", "hold-wild", "--positions", "120", *dirs)}
     paths = {"cmp": root / "reports" / "cmp", "swp": root / "reports" / "swp",
              "var": root / "reports" / "var", "hold-wild": root / "reports" / "hold-wild"}
     return {"root": root, "out": out, **paths}
