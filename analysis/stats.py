@@ -19,7 +19,10 @@ def wilson_interval(successes: float, n: int, level: float = 0.95) -> tuple[floa
     if n <= 0:
         raise ValueError("an interval needs at least one observation")
     low, high = proportion_confint(successes, n, alpha=1 - level, method="wilson")
-    return float(low), float(high)
+    # At 0 or n successes the bound equals the rate in exact arithmetic but can land one ulp
+    # inside it in floating point (250 of 250: 0.9999999999999998); keep the rate inside.
+    rate = successes / n
+    return min(float(low), rate), max(float(high), rate)
 
 
 def clustered_wilson(cluster_scores: np.ndarray, games_per_cluster: int,

@@ -11,9 +11,9 @@ from sim.play.api import seats_for_teams
 from sim.runs.trace import trace_games
 
 # The conformance checks at scale (100,000 checked deals per matchup, thousands of refereed
-# deals per profile) take about 20 minutes on 2 cores; `make test` runs them at a tenth or less of that
-# size so the suite stays under 4 minutes, and `make conformance` (which CI runs too) at full
-# size. The same assertions run either way; only the number of deals differs.
+# deals per profile) take about 20 minutes on 2 cores; `make test` runs them at a tenth or
+# less of that size so the suite stays under 4 minutes, and `make conformance` (which CI runs
+# too) at full size. The same assertions run either way; only the number of deals differs.
 LONG = os.environ.get("HANDFOOT_LONG_CHECKS", "") not in ("", "0")
 
 

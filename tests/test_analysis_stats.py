@@ -39,6 +39,14 @@ def test_wilson_known_value():
     assert (round(low, 4), round(high, 4)) == (0.2553, 0.3662)
 
 
+def test_wilson_always_contains_the_rate_at_the_edges():
+    """All wins or none: the bound touches the rate and must not fall one ulp inside it (a
+    figure's error bar would go negative: compare greedy random crashed at 250 of 250)."""
+    inside = [n for n in range(2, 2000)
+              if wilson_interval(n, n)[1] < 1.0 or wilson_interval(0, n)[0] > 0.0]
+    assert inside == []
+
+
 def test_wilson_counts_half_wins():
     # Ties count half (R-X7): 10.5 wins of 20 is a valid proportion.
     low, high = wilson_interval(10.5, 20)
