@@ -49,6 +49,7 @@ from analysis.playing import (
     strategy_file,
 )
 from sim.runs.lineup import is_per_profile, resolve_spec
+from sim.runs.signals import SignalHandlers
 from strategies.registry import StrategyInfo, load
 
 SETTINGS = "tune.json"
@@ -435,32 +436,17 @@ def _value(dist, value: float):
     return float(value)
 
 
-class StopFlag:
+class StopFlag(SignalHandlers):
     """SIGINT / SIGTERM only set a flag while a study runs; ``check`` raises
     KeyboardInterrupt at the safe points (between rungs and trials), never in the middle of
     a write to the study. A run in progress is stopped by the runner's own handler (which
     keeps its finished chunks), and a signal that handler received counts here too."""
 
     def __init__(self, seen: Callable[[], int]) -> None:
+        super().__init__()
         self.stop = False
         self._seen = seen
         self._mark = seen()
-        self._saved: dict = {}
-
-    def __enter__(self) -> StopFlag:
-        import signal
-        import threading
-
-        if threading.current_thread() is threading.main_thread():
-            for sig in (signal.SIGINT, signal.SIGTERM):
-                self._saved[sig] = signal.signal(sig, self._handle)
-        return self
-
-    def __exit__(self, *exc) -> None:
-        import signal
-
-        for sig, handler in self._saved.items():
-            signal.signal(sig, handler)
 
     def _handle(self, signum, frame) -> None:
         self.stop = True

@@ -20,7 +20,6 @@ import logging
 import math
 import os
 import signal
-import threading
 import time
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
@@ -30,6 +29,7 @@ import numpy as np
 
 from sim.core.rules import Rules
 from sim.play.api import play
+from sim.runs.signals import SignalHandlers
 from sim.runs.storage import ChunkResult, Run, RunError, RunSpec, now_iso
 
 os.environ.setdefault("NUMBA_NUM_THREADS", "1")
@@ -201,25 +201,15 @@ def _warm_workers(client, rules: Rules, seats: Sequence) -> None:
 
 # --- Interrupts ---------------------------------------------------------------------------------
 
-class _Interrupts:
+class _Interrupts(SignalHandlers):
     """SIGINT and SIGTERM raise KeyboardInterrupt, except inside ``critical()``, where they wait
     for the block to end, so a chunk file and its manifest entry are written together."""
 
     def __init__(self) -> None:
+        super().__init__()
         self.received = False
         self._depth = 0
         self._pending = False
-        self._saved: dict[int, object] = {}
-
-    def __enter__(self) -> _Interrupts:
-        if threading.current_thread() is threading.main_thread():
-            for sig in (signal.SIGINT, signal.SIGTERM):
-                self._saved[sig] = signal.signal(sig, self._handle)
-        return self
-
-    def __exit__(self, *exc) -> None:
-        for sig, handler in self._saved.items():
-            signal.signal(sig, handler)
 
     def _handle(self, signum, frame) -> None:
         self.received = True
