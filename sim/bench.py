@@ -191,9 +191,9 @@ def search_decisions(rules: Rules, games: int = 3) -> None:
                         if w["cand_entries"].any() or w["cand_value"][1] != 0:
                             searched.append(elapsed)
                 else:
-                    from sim.play.loop import _builtin
+                    from strategies.builtin import GREEDY, ask_builtin
 
-                    value = _builtin(2, int(g["sc"][S_DECISION]), g, w, t, x, seat)
+                    value = ask_builtin(GREEDY, int(g["sc"][S_DECISION]), g, w, t, x, seat)
                 apply_decision(g, w, t, value)
     _emit({"measure": "search_ms_per_decision", "strategy": "pimc (defaults)",
            "params": pimc.params, "decisions": len(times),

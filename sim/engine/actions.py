@@ -51,6 +51,19 @@ def _forget(g, seat: int, kind: int, n: int) -> None:
 
 
 @njit(cache=True)
+def _take_from_hand(g, seat: int, rank: int, nat: int, twos: int, jokers: int) -> None:
+    """An entry's cards leave the seat's held cards (and what the others know of them)."""
+    kind = RANK_KIND[rank]
+    if kind >= 0:
+        g.hand[seat, kind] -= nat
+        _forget(g, seat, kind, nat)
+    g.hand[seat, TWO] -= twos
+    g.hand[seat, JOKER] -= jokers
+    _forget(g, seat, TWO, twos)
+    _forget(g, seat, JOKER, jokers)
+
+
+@njit(cache=True)
 def _apply_entries(g, t, seat: int, entries, n: int, line_id: int) -> None:
     """Move the entries' cards from the seat's held cards onto the partnership's table."""
     team = team_of(g, seat)
@@ -59,20 +72,13 @@ def _apply_entries(g, t, seat: int, entries, n: int, line_id: int) -> None:
         nat = entries[i, 1]
         twos = entries[i, 2]
         jokers = entries[i, 3]
-        kind = RANK_KIND[rank]
-        if kind >= 0:
-            g.hand[seat, kind] -= nat
-            _forget(g, seat, kind, nat)
-        g.hand[seat, TWO] -= twos
-        g.hand[seat, JOKER] -= jokers
-        _forget(g, seat, TWO, twos)
-        _forget(g, seat, JOKER, jokers)
+        _take_from_hand(g, seat, rank, nat, twos, jokers)
         if place_entry(g, g.meld[team], g.books[team], g.rank_books[team], g.booked[team],
                        rank, nat, twos, jokers, entries[i, 4]) != OK:
             raise AssertionError("a checked meld entry failed to apply")
         g.melded_value[team] += entry_points(rank, nat, twos, jokers)
         e = ev.emit(t, ev.EV_MELD, seat, rank, line_id, entries[i, 4], 0)
-        ev.emit_counts(t, e, kind, nat, twos, jokers)
+        ev.emit_counts(t, e, RANK_KIND[rank], nat, twos, jokers)
 
 
 @njit(cache=True)
@@ -137,19 +143,12 @@ def lay_line_or_abandon(g, w, t, seat: int, entries, n: int) -> int:
             return reason
         if starts and nat + twos + jokers >= BOOK_SIZE:
             w.sc[W_LINE_CONCEALED] = 1
-        kind = RANK_KIND[rank]
-        if kind >= 0:
-            g.hand[seat, kind] -= nat
-            _forget(g, seat, kind, nat)
-        g.hand[seat, TWO] -= twos
-        g.hand[seat, JOKER] -= jokers
-        _forget(g, seat, TWO, twos)
-        _forget(g, seat, JOKER, jokers)
+        _take_from_hand(g, seat, rank, nat, twos, jokers)
         pts = entry_points(rank, nat, twos, jokers)
         g.melded_value[team] += pts
         points += pts
         e = ev.emit(t, ev.EV_MELD, seat, rank, line_id, entries[i, 4], 0)
-        ev.emit_counts(t, e, kind, nat, twos, jokers)
+        ev.emit_counts(t, e, RANK_KIND[rank], nat, twos, jokers)
     held_after = 0
     for k in range(N_KINDS):
         held_after += g.hand[seat, k]

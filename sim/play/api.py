@@ -63,7 +63,7 @@ def make_table(rules: Rules, seat_strategies: Sequence[str | StrategyInfo],
                trace: bool = False, checked: bool = False, direct_calls: bool = True) -> Table:
     """The records and hooks for one table. ``direct_calls=False`` makes every seat go through
     its function pointers (the path any new strategy takes), for tests."""
-    from sim.play.loop import BUILTIN_KERNELS
+    from strategies.builtin import BUILTIN_KERNELS
     from strategies.kernels import seat_hooks
 
     infos = resolve(seat_strategies, rules.players)

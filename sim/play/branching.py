@@ -14,7 +14,7 @@ from numba import njit
 from sim.core.cards import JOKER, TWO, WILD_RANK
 from sim.engine import rng
 from sim.engine.determinize import deal_world
-from sim.engine.flow import apply_decision, ended, next_turn, start_deal
+from sim.engine.flow import apply_decision, clear_proposal, ended, next_turn, start_deal
 from sim.engine.layout import (
     D_MELD,
     D_NONE,
@@ -37,6 +37,7 @@ from sim.engine.position import copy_position
 from sim.engine.reasons import OK
 from sim.engine.scoring import N_PARTS, score_parts
 from sim.play.loop import decide
+from strategies.proposals import propose_line
 
 # Copies of the game this module plays on (a search player at the table uses 0 and 1).
 BRANCH = 2
@@ -190,26 +191,15 @@ def _branch(g, w, t, x, guard, hooks, fast, seat: int, value: int, row) -> int:
     copy_position(x, BRANCH, g)
     x[BRANCH].sc[S_CHECKED] = 0
     m = strip_wilds(x[BRANCH], w, seat, w.branch_prop, n, w.entries)
-    w.sc[W_LINES] = 0
-    w.sc[W_ENTRIES] = 0
-    if m > 0:
-        for i in range(m):
-            for j in range(ENTRY_WIDTH):
-                w.prop[i, j] = w.entries[i, j]
-        w.prop_line_end[0] = m
-        w.sc[W_LINES] = 1
-        w.sc[W_ENTRIES] = m
+    clear_proposal(w)
+    propose_line(w, w.entries, m)  # nothing left to meld: no line at all
     apply_decision(x[BRANCH], w, t, 0)
     play_to_end(x[BRANCH], w, t, x, guard, hooks, fast)
     row[F_HOLD] = margin(x[BRANCH], seat)
     # the real game goes on with the strategy's own proposal
     w.rng[rng.STREAM_STRATEGY] = saved_rng
-    for i in range(n):
-        for j in range(ENTRY_WIDTH):
-            w.prop[i, j] = w.branch_prop[i, j]
-    w.prop_line_end[0] = n
-    w.sc[W_LINES] = 1
-    w.sc[W_ENTRIES] = n
+    clear_proposal(w)
+    propose_line(w, w.branch_prop, n)
     return 1
 
 

@@ -4,9 +4,9 @@ The hooks arrive as a tuple of function pointers (``sim.engine.hooktypes``), one
 kind and seat (index ``decision * MAX_SEATS + seat``), so this loop is compiled once whatever
 strategies play, and a new strategy compiles only itself. A call through a pointer cannot be
 inlined, which costs the built-in heuristics about 15% of their speed, so seats whose kernel is
-one of ``BUILTIN_KERNELS`` are called directly instead (``fast[seat]``, 0: through the pointer);
-``tests/test_play_paths.py`` proves both paths play the same games. In checked mode the loop
-also proves that no hook changed the game record.
+one of ``strategies.builtin.BUILTIN_KERNELS`` are called directly instead (``fast[seat]``,
+0: through the pointer); ``tests/test_play_paths.py`` proves both paths play the same games.
+In checked mode the loop also proves that no hook changed the game record.
 """
 
 from __future__ import annotations
@@ -21,48 +21,11 @@ from sim.engine.finish import finish_deal, team_col
 from sim.engine.flow import apply_decision, clear_proposal, ended, next_turn, start_deal, start_turn
 from sim.engine.layout import D_NONE, S_CHECKED, S_DECIDER, S_DECISION, S_TEAMS
 from sim.engine.scoring import N_PARTS
-from strategies import greedy, random_play, tactician
-
-# Kernel modules called directly when ``fast[seat]`` holds their code.
-BUILTIN_KERNELS = {"strategies.random_play": 1, "strategies.greedy": 2,
-                   "strategies.tactician": 3}
+from strategies.builtin import ask_builtin
 
 
 class HookChangedGame(Exception):
     """A strategy hook wrote to the game record (found in checked mode)."""
-
-
-@njit(cache=True)
-def _builtin(kernel: int, decision: int, g, w, t, x, seat: int) -> int:
-    if kernel == 2:
-        if decision == 0:
-            return greedy.choose_pickup(g, w, t, x, seat)
-        if decision == 1:
-            return greedy.propose_melds(g, w, t, x, seat)
-        if decision == 2:
-            return greedy.grant(g, w, t, x, seat)
-        if decision == 3:
-            return greedy.go_out(g, w, t, x, seat)
-        return greedy.choose_discard(g, w, t, x, seat)
-    if kernel == 3:
-        if decision == 0:
-            return tactician.choose_pickup(g, w, t, x, seat)
-        if decision == 1:
-            return tactician.propose_melds(g, w, t, x, seat)
-        if decision == 2:
-            return tactician.grant(g, w, t, x, seat)
-        if decision == 3:
-            return tactician.go_out(g, w, t, x, seat)
-        return tactician.choose_discard(g, w, t, x, seat)
-    if decision == 0:
-        return random_play.choose_pickup(g, w, t, x, seat)
-    if decision == 1:
-        return random_play.propose_melds(g, w, t, x, seat)
-    if decision == 2:
-        return random_play.grant(g, w, t, x, seat)
-    if decision == 3:
-        return random_play.go_out(g, w, t, x, seat)
-    return random_play.choose_discard(g, w, t, x, seat)
 
 
 @njit(cache=True, inline="always")
@@ -71,7 +34,7 @@ def _call(g, w, t, x, hooks, fast, seat: int) -> int:
     kernel = fast[seat]
     if kernel == 0:
         return hooks[decision * MAX_SEATS + seat](g, w, t, x, seat)
-    return _builtin(kernel, decision, g, w, t, x, seat)
+    return ask_builtin(kernel, decision, g, w, t, x, seat)
 
 
 @njit(cache=True, inline="always")
