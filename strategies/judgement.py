@@ -8,7 +8,14 @@ from numba import njit
 from sim.core.cards import BLACK3, BLACK3_RANK, CARD_VALUE, JOKER, N_KINDS, N_NATURALS, RED3, TWO
 from sim.core.rules import R_BLACK3_MELDS, R_OUT_BONUS
 from sim.engine.layout import M_JOKER, M_NAT, M_TWO, S_PLAYERS, S_TEAMS
-from sim.engine.legal import foot_count, held_count, must_discard_red3, table_score, team_of
+from sim.engine.legal import (
+    foot_count,
+    held_count,
+    must_discard_red3,
+    next_seat,
+    table_score,
+    team_of,
+)
 
 
 @njit(cache=True)
@@ -61,7 +68,7 @@ def going_out_wins_deal(g, seat: int) -> bool:
 @njit(cache=True)
 def _taken_by_next(g, seat: int, kind: int) -> bool:
     """The next player has taken this rank from the pile (so may hold a pair of it)."""
-    return g.taken[(seat + 1) % g.sc[S_PLAYERS], kind] > 0
+    return g.taken[next_seat(g, seat), kind] > 0
 
 
 @njit(cache=True)

@@ -22,7 +22,14 @@ from sim.engine.legal import (
     top_card,
     top_rank,
 )
-from sim.engine.meldrules import copy_counts, copy_melds, entry_points, place_entry, ratio_ok
+from sim.engine.meldrules import (
+    entry_points,
+    place_in_plan,
+    place_in_scratch,
+    plan_to_scratch,
+    ratio_ok,
+    table_to_plan,
+)
 from sim.engine.reasons import OK
 
 BIG = 1000
@@ -30,12 +37,7 @@ BIG = 1000
 
 @njit(cache=True)
 def plan_reset(g, w, seat: int) -> None:
-    team = team_of(g, seat)
-    copy_counts(w.plan_hand, g.hand[seat])
-    copy_melds(w.plan_meld, g.meld[team])
-    copy_counts(w.plan_books, g.books[team])
-    copy_counts(w.plan_rank_books, g.rank_books[team])
-    copy_counts(w.plan_booked, g.booked[team])
+    table_to_plan(g, w, seat, team_of(g, seat))
 
 
 @njit(cache=True)
@@ -69,8 +71,7 @@ def plan_try(g, w, entries, n: int, rank: int, nat: int, twos: int, jokers: int,
         return n
     if w.plan_hand[TWO] < twos or w.plan_hand[JOKER] < jokers:
         return n
-    if place_entry(g, w.plan_meld, w.plan_books, w.plan_rank_books, w.plan_booked, rank, nat,
-                   twos, jokers, onto_book) != OK:
+    if place_in_plan(g, w, rank, nat, twos, jokers, onto_book) != OK:
         return n
     if kind >= 0:
         w.plan_hand[kind] -= nat
@@ -99,12 +100,8 @@ def plan_can(g, w, rank: int, nat: int, twos: int, jokers: int) -> bool:
         return False
     if w.plan_hand[TWO] < twos or w.plan_hand[JOKER] < jokers:
         return False
-    copy_melds(w.tmp_meld, w.plan_meld)
-    copy_counts(w.tmp_books, w.plan_books)
-    copy_counts(w.tmp_rank_books, w.plan_rank_books)
-    copy_counts(w.tmp_booked, w.plan_booked)
-    return place_entry(g, w.tmp_meld, w.tmp_books, w.tmp_rank_books, w.tmp_booked, rank,
-                       nat, twos, jokers, 0) == OK
+    plan_to_scratch(w)
+    return place_in_scratch(g, w, rank, nat, twos, jokers, 0) == OK
 
 
 @njit(cache=True)

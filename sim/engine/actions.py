@@ -37,7 +37,7 @@ from sim.engine.legal import (
     taken_count,
     team_of,
 )
-from sim.engine.meldrules import BOOK_SIZE, copy_counts, entry_points, place_entry
+from sim.engine.meldrules import BOOK_SIZE, entry_points, hand_to_avail, place_on_table
 from sim.engine.reasons import E_EMPTY_LINE, E_NOT_HELD, E_SHAPE, E_WILD_MELD, OK
 
 # --- melds -----------------------------------------------------------------------------------
@@ -73,8 +73,7 @@ def _apply_entries(g, t, seat: int, entries, n: int, line_id: int) -> None:
         twos = entries[i, 2]
         jokers = entries[i, 3]
         _take_from_hand(g, seat, rank, nat, twos, jokers)
-        if place_entry(g, g.meld[team], g.books[team], g.rank_books[team], g.booked[team],
-                       rank, nat, twos, jokers, entries[i, 4]) != OK:
+        if place_on_table(g, team, rank, nat, twos, jokers, entries[i, 4]) != OK:
             raise AssertionError("a checked meld entry failed to apply")
         g.melded_value[team] += entry_points(rank, nat, twos, jokers)
         e = ev.emit(t, ev.EV_MELD, seat, rank, line_id, entries[i, 4], 0)
@@ -109,8 +108,8 @@ def lay_line_or_abandon(g, w, t, seat: int, entries, n: int) -> int:
     raises). The rules checked are those of ``check_line``, in the same functions."""
     if n <= 0:
         return E_EMPTY_LINE
+    hand_to_avail(g, w, seat)
     avail = w.avail
-    copy_counts(avail, g.hand[seat])
     for i in range(n):  # the cards must be held: all of them, before anything moves
         rank = entries[i, 0]
         if rank < 0 or rank >= N_RANKS:
@@ -137,8 +136,7 @@ def lay_line_or_abandon(g, w, t, seat: int, entries, n: int) -> int:
         jokers = entries[i, 3]
         m = g.meld[team, rank]
         starts = m[M_NAT] + m[M_TWO] + m[M_JOKER] == 0 and entries[i, 4] == 0
-        reason = place_entry(g, g.meld[team], g.books[team], g.rank_books[team],
-                             g.booked[team], rank, nat, twos, jokers, entries[i, 4])
+        reason = place_on_table(g, team, rank, nat, twos, jokers, entries[i, 4])
         if reason != OK:
             return reason
         if starts and nat + twos + jokers >= BOOK_SIZE:

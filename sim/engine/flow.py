@@ -70,7 +70,7 @@ from sim.engine.layout import (
     W_ENTRIES,
     W_LINES,
 )
-from sim.engine.legal import held_count, may_go_out
+from sim.engine.legal import held_count, may_go_out, next_seat
 from sim.engine.reasons import (
     E_ASK_NOT_ALLOWED,
     E_BAD_ANSWER,
@@ -141,7 +141,7 @@ def first_turn(g, t) -> None:
 @njit(cache=True)
 def next_turn(g, t) -> None:
     """Between turns: the next seat in turn order (R-D4) starts its turn."""
-    start_turn(g, t, (g.sc[S_SEAT] + 1) % g.sc[S_PLAYERS])
+    start_turn(g, t, next_seat(g, g.sc[S_SEAT]))
 
 
 @njit(cache=True)

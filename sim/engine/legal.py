@@ -52,7 +52,13 @@ from sim.engine.layout import (
     W_LINE_CONCEALED,
     W_POINTS,
 )
-from sim.engine.meldrules import BOOK_SIZE, copy_counts, copy_melds, entry_points, place_entry
+from sim.engine.meldrules import (
+    BOOK_SIZE,
+    entry_points,
+    hand_to_avail,
+    place_in_scratch,
+    table_to_scratch,
+)
 from sim.engine.reasons import (
     E_COMPLETE_FIRST,
     E_DISCARD_NEEDS_GRANT,
@@ -80,7 +86,21 @@ from sim.engine.reasons import (
 
 @njit(cache=True)
 def team_of(g, seat: int) -> int:
-    return seat % g.sc[S_TEAMS]
+    """``seat % teams``, by subtraction: a seat (0..5) is below three times the number of
+    partnerships (2 at least), and a 64-bit division costs tens of cycles on every call."""
+    teams = g.sc[S_TEAMS]
+    team = seat
+    while team >= teams:
+        team -= teams
+    return team
+
+
+@njit(cache=True)
+def next_seat(g, seat: int) -> int:
+    """The seat after ``seat`` in turn order (R-D4), ``(seat + 1) % players`` without a
+    division."""
+    after = seat + 1
+    return 0 if after >= g.sc[S_PLAYERS] else after
 
 
 @njit(cache=True)
@@ -132,7 +152,7 @@ def books_allow_out(g, books) -> bool:
 def partners_on_foot(g, seat: int) -> bool:
     """R-G2, R-X15: every partner has picked up their Foot."""
     teams = g.sc[S_TEAMS]
-    for other in range(seat % teams, g.sc[S_PLAYERS], teams):
+    for other in range(team_of(g, seat), g.sc[S_PLAYERS], teams):
         if other != seat and g.on_foot[other] == 0:
             return False
     return True
@@ -179,10 +199,7 @@ def check_entries(g, w, team: int, entries, n: int, avail) -> int:
     Afterwards ``w.tmp_books`` holds the team's books as the line leaves them, and
     ``w.sc[W_LINE_CONCEALED]`` says whether an entry started a meld of 7 or more (R-V5).
     """
-    copy_melds(w.tmp_meld, g.meld[team])
-    copy_counts(w.tmp_books, g.books[team])
-    copy_counts(w.tmp_rank_books, g.rank_books[team])
-    copy_counts(w.tmp_booked, g.booked[team])
+    table_to_scratch(g, w, team)
     w.sc[W_LINE_CONCEALED] = 0
     points = 0
     for i in range(n):
@@ -205,8 +222,7 @@ def check_entries(g, w, team: int, entries, n: int, avail) -> int:
             return E_NOT_HELD
         size = w.tmp_meld[rank, M_NAT] + w.tmp_meld[rank, M_TWO] + w.tmp_meld[rank, M_JOKER]
         starts = size == 0 and entries[i, 4] == 0
-        reason = place_entry(g, w.tmp_meld, w.tmp_books, w.tmp_rank_books, w.tmp_booked, rank,
-                             nat, twos, jokers, entries[i, 4])
+        reason = place_in_scratch(g, w, rank, nat, twos, jokers, entries[i, 4])
         if reason != OK:
             return reason
         if starts and nat + twos + jokers >= BOOK_SIZE:
@@ -252,7 +268,7 @@ def check_line(g, w, seat: int, entries, n: int) -> int:
     if n <= 0:
         return E_EMPTY_LINE
     team = team_of(g, seat)
-    copy_counts(w.avail, g.hand[seat])
+    hand_to_avail(g, w, seat)
     reason = check_entries(g, w, team, entries, n, w.avail)
     if reason != OK:
         return reason
@@ -265,12 +281,8 @@ def check_line(g, w, seat: int, entries, n: int) -> int:
 @njit(cache=True)
 def entry_legal(g, w, team: int, rank: int, nat: int, twos: int, jokers: int) -> bool:
     """Would this single entry be legal on the partnership's table now?"""
-    copy_melds(w.tmp_meld, g.meld[team])
-    copy_counts(w.tmp_books, g.books[team])
-    copy_counts(w.tmp_rank_books, g.rank_books[team])
-    copy_counts(w.tmp_booked, g.booked[team])
-    return place_entry(g, w.tmp_meld, w.tmp_books, w.tmp_rank_books, w.tmp_booked, rank,
-                       nat, twos, jokers, 0) == OK
+    table_to_scratch(g, w, team)
+    return place_in_scratch(g, w, rank, nat, twos, jokers, 0) == OK
 
 
 # --- the pile --------------------------------------------------------------------------------
@@ -372,7 +384,7 @@ def check_pickup(g, w, seat: int, entries, n: int) -> int:
     if used_of_top_kind < 3:
         return E_NO_PAIR  # R-PU2: top + a held pair of its kind
     # R-PU3: only the top card and held cards may be melded.
-    copy_counts(w.avail, g.hand[seat])
+    hand_to_avail(g, w, seat)
     w.avail[top] += 1
     reason = check_entries(g, w, team, entries, n, w.avail)
     if reason == E_NOT_HELD:

@@ -13,6 +13,7 @@ from sim.core.cards import (
     BLACK3_RANK,
     CARD_VALUE,
     JOKER,
+    N_KINDS,
     N_NATURALS,
     N_RANKS,
     RANK_KIND,
@@ -30,7 +31,16 @@ from sim.core.rules import (
     R_WILD_RATIO,
     RATIO_DOUBLE,
 )
-from sim.engine.layout import BOOK_BLACK3, BOOK_CLEAN, BOOK_DIRTY, BOOK_WILD, M_JOKER, M_NAT, M_TWO
+from sim.engine.layout import (
+    BOOK_BLACK3,
+    BOOK_CLEAN,
+    BOOK_DIRTY,
+    BOOK_WILD,
+    M_JOKER,
+    M_NAT,
+    M_TWO,
+    N_BOOK_TYPES,
+)
 from sim.engine.reasons import (
     E_BLACK3_WILD,
     E_BOOK_CLOSED,
@@ -45,20 +55,6 @@ from sim.engine.reasons import (
 )
 
 BOOK_SIZE = 7
-
-
-@njit(cache=True)
-def copy_counts(dst, src) -> None:
-    """Element-wise copy; numba's slice assignment may allocate to guard against overlap."""
-    for i in range(src.shape[0]):
-        dst[i] = src[i]
-
-
-@njit(cache=True)
-def copy_melds(dst, src) -> None:
-    for r in range(src.shape[0]):
-        for j in range(src.shape[1]):
-            dst[r, j] = src[r, j]
 
 
 @njit(cache=True)
@@ -96,11 +92,12 @@ def book_type(rank: int, wilds: int) -> int:
     return BOOK_CLEAN
 
 
-@njit(cache=True)
-def place_entry(g, melds, books, rank_books, booked, rank: int, nat: int, twos: int,
-                jokers: int, onto_book: int) -> int:
-    """Apply one entry to a partnership's table (melds, books, closed books per rank, cards in
-    closed books). Returns OK, or the refusal code (sim.engine.reasons), changing nothing."""
+@njit(inline="always")
+def _place(g, melds, books, rank_books, booked, rank: int, nat: int, twos: int, jokers: int,
+           onto_book: int) -> int:
+    """The body of ``place_entry``, compiled into each caller below: passing arrays to a
+    function that is not inlined costs a reference-count call per array on entry and on every
+    return (about 100 cycles a call here), so the hot callers pass records and ints instead."""
     wild = twos + jokers
     if nat < 0 or twos < 0 or jokers < 0 or nat + wild == 0 or rank < 0 or rank >= N_RANKS:
         return E_SHAPE
@@ -158,3 +155,81 @@ def place_entry(g, melds, books, rank_books, booked, rank: int, nat: int, twos: 
         m[M_TWO] = 0
         m[M_JOKER] = 0
     return OK
+
+
+@njit(cache=True)
+def place_entry(g, melds, books, rank_books, booked, rank: int, nat: int, twos: int,
+                jokers: int, onto_book: int) -> int:
+    """Apply one entry to a partnership's table (melds, books, closed books per rank, cards in
+    closed books). Returns OK, or the refusal code (sim.engine.reasons), changing nothing."""
+    return _place(g, melds, books, rank_books, booked, rank, nat, twos, jokers, onto_book)
+
+
+@njit(cache=True)
+def place_on_table(g, team: int, rank: int, nat: int, twos: int, jokers: int,
+                   onto_book: int) -> int:
+    """``place_entry`` on the partnership's real table in the game record."""
+    return _place(g, g.meld[team], g.books[team], g.rank_books[team], g.booked[team], rank, nat,
+                  twos, jokers, onto_book)
+
+
+@njit(cache=True)
+def place_in_plan(g, w, rank: int, nat: int, twos: int, jokers: int, onto_book: int) -> int:
+    """``place_entry`` on a strategy's plan copy of its table (``w.plan_*``)."""
+    return _place(g, w.plan_meld, w.plan_books, w.plan_rank_books, w.plan_booked, rank, nat,
+                  twos, jokers, onto_book)
+
+
+@njit(cache=True)
+def place_in_scratch(g, w, rank: int, nat: int, twos: int, jokers: int, onto_book: int) -> int:
+    """``place_entry`` on the scratch copy a check runs on (``w.tmp_*``)."""
+    return _place(g, w.tmp_meld, w.tmp_books, w.tmp_rank_books, w.tmp_booked, rank, nat, twos,
+                  jokers, onto_book)
+
+
+@njit(cache=True)
+def table_to_scratch(g, w, team: int) -> None:
+    """The partnership's table into the scratch copy (``w.tmp_*``), element by element (no
+    array arguments: see ``_place``)."""
+    for r in range(N_RANKS):
+        for j in range(3):
+            w.tmp_meld[r, j] = g.meld[team, r, j]
+        w.tmp_rank_books[r] = g.rank_books[team, r]
+    for b in range(N_BOOK_TYPES):
+        w.tmp_books[b] = g.books[team, b]
+    for k in range(N_KINDS):
+        w.tmp_booked[k] = g.booked[team, k]
+
+
+@njit(cache=True)
+def plan_to_scratch(w) -> None:
+    """The plan's table into the scratch copy (``w.tmp_*``)."""
+    for r in range(N_RANKS):
+        for j in range(3):
+            w.tmp_meld[r, j] = w.plan_meld[r, j]
+        w.tmp_rank_books[r] = w.plan_rank_books[r]
+    for b in range(N_BOOK_TYPES):
+        w.tmp_books[b] = w.plan_books[b]
+    for k in range(N_KINDS):
+        w.tmp_booked[k] = w.plan_booked[k]
+
+
+@njit(cache=True)
+def table_to_plan(g, w, seat: int, team: int) -> None:
+    """The seat's held cards and its partnership's table into the plan copy (``w.plan_*``)."""
+    for k in range(N_KINDS):
+        w.plan_hand[k] = g.hand[seat, k]
+        w.plan_booked[k] = g.booked[team, k]
+    for r in range(N_RANKS):
+        for j in range(3):
+            w.plan_meld[r, j] = g.meld[team, r, j]
+        w.plan_rank_books[r] = g.rank_books[team, r]
+    for b in range(N_BOOK_TYPES):
+        w.plan_books[b] = g.books[team, b]
+
+
+@njit(cache=True)
+def hand_to_avail(g, w, seat: int) -> None:
+    """The seat's held cards into the scratch count ``w.avail``."""
+    for k in range(N_KINDS):
+        w.avail[k] = g.hand[seat, k]
