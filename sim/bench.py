@@ -193,7 +193,7 @@ def search_decisions(rules: Rules, games: int = 3) -> None:
                 else:
                     from strategies.builtin import GREEDY, ask_builtin
 
-                    value = ask_builtin(GREEDY, int(g["sc"][S_DECISION]), g, w, t, x, seat)
+                    value = ask_builtin(GREEDY, int(g["sc"][S_DECISION]), g, w, seat)
                 apply_decision(g, w, t, value)
     _emit({"measure": "search_ms_per_decision", "strategy": "pimc (defaults)",
            "params": pimc.params, "decisions": len(times),

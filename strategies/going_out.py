@@ -61,10 +61,16 @@ def plan_go_out(g, w, seat: int, entries):
     return -1, -1
 
 
-@hook
-def meld_out(g, w, t, x, seat):
-    """The go_out hook: with a grant, propose the going-out plan; return its final discard."""
+@njit(cache=True)
+def on_go_out(g, w, seat: int) -> int:
+    """Going out with a grant: propose the going-out plan; return its final discard."""
     n, discard = plan_go_out(g, w, seat, w.entries)
     if n > 0:
         propose_line(w, w.entries, n)
     return discard
+
+
+@hook
+def meld_out(g, w, t, x, seat):
+    """The go_out hook every heuristic strategy shares."""
+    return on_go_out(g, w, seat)

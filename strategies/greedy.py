@@ -22,9 +22,14 @@ from strategies.proposals import propose_line, propose_pickup
 WANT_OUT = 1
 
 
+@njit(cache=True)
+def on_pickup(g, w, seat: int) -> int:
+    return propose_pickup(w, w.entries, pl.plan_pickup(g, w, seat, w.entries))
+
+
 @hook
 def choose_pickup(g, w, t, x, seat):
-    return propose_pickup(w, w.entries, pl.plan_pickup(g, w, seat, w.entries))
+    return on_pickup(g, w, seat)
 
 
 @njit(cache=True)
@@ -50,8 +55,8 @@ def plan_turn_melds(g, w, seat: int, entries) -> int:
     return pl.trim_for_foot(g, seat, entries, n)
 
 
-@hook
-def propose_melds(g, w, t, x, seat):
+@njit(cache=True)
+def on_melds(g, w, seat: int) -> int:
     if may_go_out(g, seat):
         n_out, _ = plan_go_out(g, w, seat, w.entries2)
         if n_out >= 0:
@@ -61,14 +66,29 @@ def propose_melds(g, w, t, x, seat):
 
 
 @hook
-def grant(g, w, t, x, seat):
+def propose_melds(g, w, t, x, seat):
+    return on_melds(g, w, seat)
+
+
+@njit(cache=True)
+def on_grant(g, w, seat: int) -> int:
     return 1 if going_out_wins_deal(g, seat) else 0
 
 
-go_out = meld_out
+@hook
+def grant(g, w, t, x, seat):
+    return on_grant(g, w, seat)
+
+
+go_out = meld_out  # the shared go_out hook (strategies.going_out)
+
+
+@njit(cache=True)
+def on_discard(g, w, seat: int) -> int:
+    """Black threes first, then lone low naturals; wilds last."""
+    return least_useful_card(g, seat, True, False, False)
 
 
 @hook
 def choose_discard(g, w, t, x, seat):
-    """Black threes first, then lone low naturals; wilds last."""
-    return least_useful_card(g, seat, True, False, False)
+    return on_discard(g, w, seat)

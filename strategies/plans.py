@@ -40,13 +40,13 @@ def plan_reset(g, w, seat: int) -> None:
     table_to_plan(g, w, seat, team_of(g, seat))
 
 
-@njit(cache=True)
+@njit(inline="always")
 def plan_size(w, rank: int) -> int:
     m = w.plan_meld[rank]
     return m[M_NAT] + m[M_TWO] + m[M_JOKER]
 
 
-@njit(cache=True)
+@njit(inline="always")
 def plan_wilds(w) -> int:
     return w.plan_hand[TWO] + w.plan_hand[JOKER]
 
@@ -59,7 +59,7 @@ def plan_held(w) -> int:
     return total
 
 
-@njit(cache=True)
+@njit(inline="always")
 def plan_try(g, w, entries, n: int, rank: int, nat: int, twos: int, jokers: int,
              onto_book: int) -> int:
     """Add the entry to the plan if the cards are there and the rules allow it; returns the
@@ -85,7 +85,7 @@ def plan_try(g, w, entries, n: int, rank: int, nat: int, twos: int, jokers: int,
     return n + 1
 
 
-@njit(cache=True)
+@njit(inline="always")
 def plan_add(g, w, entries, n: int, rank: int, nat: int, wilds: int) -> int:
     """``plan_try`` with ``wilds`` wilds, jokers first (they cost most if left in hand)."""
     jokers = min(wilds, w.plan_hand[JOKER])

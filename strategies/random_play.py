@@ -75,12 +75,17 @@ def candidates(g, w, cands, keep: int) -> int:
     return c
 
 
-@hook
-def choose_pickup(g, w, t, x, seat):
+@njit(cache=True)
+def on_pickup(g, w, seat: int) -> int:
     n = pl.plan_pickup(g, w, seat, w.entries)
     if n > 0 and coin(w):
         return propose_pickup(w, w.entries, n)
     return 0
+
+
+@hook
+def choose_pickup(g, w, t, x, seat):
+    return on_pickup(g, w, seat)
 
 
 @njit(cache=True)
@@ -112,8 +117,8 @@ def _random_opening(g, w, seat: int, keep: int) -> None:
         _propose_if_legal(g, w, seat, entries, n)
 
 
-@hook
-def propose_melds(g, w, t, x, seat):
+@njit(cache=True)
+def on_melds(g, w, seat: int) -> int:
     if may_go_out(g, seat):
         n_out, _ = plan_go_out(g, w, seat, w.entries2)
         if n_out >= 0 and coin(w):
@@ -145,15 +150,25 @@ def propose_melds(g, w, t, x, seat):
 
 
 @hook
-def grant(g, w, t, x, seat):
+def propose_melds(g, w, t, x, seat):
+    return on_melds(g, w, seat)
+
+
+@njit(cache=True)
+def on_grant(g, w, seat: int) -> int:
     return 1 if coin(w) else 0
 
 
-go_out = meld_out
-
-
 @hook
-def choose_discard(g, w, t, x, seat):
+def grant(g, w, t, x, seat):
+    return on_grant(g, w, seat)
+
+
+go_out = meld_out  # the shared go_out hook (strategies.going_out)
+
+
+@njit(cache=True)
+def on_discard(g, w, seat: int) -> int:
     if must_discard_red3(g, seat):
         return RED3
     i = rng.below(w.rng, rng.STREAM_STRATEGY, held_count(g, seat))
@@ -162,3 +177,8 @@ def choose_discard(g, w, t, x, seat):
         if i < 0:
             return k
     return -1
+
+
+@hook
+def choose_discard(g, w, t, x, seat):
+    return on_discard(g, w, seat)

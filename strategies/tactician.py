@@ -56,11 +56,16 @@ def opponents_close_to_out(g, seat: int) -> bool:
     return False
 
 
-@hook
-def choose_pickup(g, w, t, x, seat):
+@njit(cache=True)
+def on_pickup(g, w, seat: int) -> int:
     if g.sc[S_PILE_N] < knob(w, seat, P.P_MIN_PILE):
         return 0
     return propose_pickup(w, w.entries, pl.plan_pickup(g, w, seat, w.entries))
+
+
+@hook
+def choose_pickup(g, w, t, x, seat):
+    return on_pickup(g, w, seat)
 
 
 @njit(cache=True)
@@ -84,8 +89,8 @@ def _melds_into_foot(g, w, seat: int) -> bool:
     return n > 0 and pl.plan_held(w) == 0
 
 
-@hook
-def propose_melds(g, w, t, x, seat):
+@njit(cache=True)
+def on_melds(g, w, seat: int) -> int:
     team = team_of(g, seat)
     if may_go_out(g, seat):
         n_out, _ = plan_go_out(g, w, seat, w.entries2)
@@ -128,15 +133,30 @@ def propose_melds(g, w, t, x, seat):
 
 
 @hook
-def grant(g, w, t, x, seat):
+def propose_melds(g, w, t, x, seat):
+    return on_melds(g, w, seat)
+
+
+@njit(cache=True)
+def on_grant(g, w, seat: int) -> int:
     return 1 if policy_allows(g, seat, knob(w, seat, P.P_GRANT), True) else 0
 
 
-go_out = meld_out
+@hook
+def grant(g, w, t, x, seat):
+    return on_grant(g, w, seat)
+
+
+go_out = meld_out  # the shared go_out hook (strategies.going_out)
+
+
+@njit(cache=True)
+def on_discard(g, w, seat: int) -> int:
+    return least_useful_card(g, seat, knob(w, seat, P.P_BLACK3_BLOCK) == 1,
+                             knob(w, seat, P.P_KEEP_PAIRS) == 1,
+                             knob(w, seat, P.P_DISCARD_SAFETY) == 1)
 
 
 @hook
 def choose_discard(g, w, t, x, seat):
-    return least_useful_card(g, seat, knob(w, seat, P.P_BLACK3_BLOCK) == 1,
-                             knob(w, seat, P.P_KEEP_PAIRS) == 1,
-                             knob(w, seat, P.P_DISCARD_SAFETY) == 1)
+    return on_discard(g, w, seat)

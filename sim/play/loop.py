@@ -34,7 +34,7 @@ def _call(g, w, t, x, hooks, fast, seat: int) -> int:
     kernel = fast[seat]
     if kernel == 0:
         return hooks[decision * MAX_SEATS + seat](g, w, t, x, seat)
-    return ask_builtin(kernel, decision, g, w, t, x, seat)
+    return ask_builtin(kernel, decision, g, w, seat)
 
 
 @njit(cache=True, inline="always")

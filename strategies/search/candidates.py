@@ -135,9 +135,9 @@ def gather(g, w, t, x, seat: int, discards: int, variants: bool, baseline: int) 
     decision = g.sc[S_DECISION]
     clear_proposal(w)
     if baseline == BASELINE_CAUTIOUS:
-        value = ask_cautious(g, w, t, x, seat)
+        value = ask_cautious(g, w, seat)
     else:
-        value = ask_greedy(g, w, t, x, seat)
+        value = ask_greedy(g, w, seat)
     if decision == D_PICKUP:  # a pick-up's entries are not a line: w.prop holds ``value``
         w.sc[W_ENTRIES] = max(value, 0)
     count = _add_proposal(w, 0, value)

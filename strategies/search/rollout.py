@@ -37,7 +37,7 @@ def play_on(g, w, t, x, policy: int, epsilon: float, horizon: int) -> None:
         clear_proposal(w)
         seat = g.sc[S_DECIDER]
         if policy == ROLLOUT_CAUTIOUS:
-            apply_decision(g, w, t, ask_tactician(g, w, t, x, seat))
+            apply_decision(g, w, t, ask_tactician(g, w, seat))
             continue
         if policy == ROLLOUT_GREEDY:
             use_random = False
@@ -46,9 +46,9 @@ def play_on(g, w, t, x, policy: int, epsilon: float, horizon: int) -> None:
         else:
             use_random = rng.uniform(w.rng, rng.STREAM_STRATEGY) < epsilon
         if use_random:
-            apply_decision(g, w, t, ask_random(g, w, t, x, seat))
+            apply_decision(g, w, t, ask_random(g, w, seat))
         else:
-            apply_decision(g, w, t, ask_greedy(g, w, t, x, seat))
+            apply_decision(g, w, t, ask_greedy(g, w, seat))
 
 
 @njit(cache=True)
