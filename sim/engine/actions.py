@@ -63,7 +63,7 @@ def _take_from_hand(g, seat: int, rank: int, nat: int, twos: int, jokers: int) -
     _forget(g, seat, JOKER, jokers)
 
 
-@njit(cache=True)
+@njit(inline="always")
 def _apply_entries(g, t, seat: int, entries, n: int, line_id: int) -> None:
     """Move the entries' cards from the seat's held cards onto the partnership's table."""
     team = team_of(g, seat)
@@ -100,7 +100,7 @@ def lay_line(g, w, t, seat: int, entries, n: int) -> int:
     return OK
 
 
-@njit(cache=True)
+@njit(inline="always")
 def lay_line_or_abandon(g, w, t, seat: int, entries, n: int) -> int:
     """The meld primitive on the game's own path: check each entry as it is applied, then the
     whole line, without first rehearsing it on copies. Returns OK, or the refusal code with
@@ -157,7 +157,7 @@ def lay_line_or_abandon(g, w, t, seat: int, entries, n: int) -> int:
     return OK
 
 
-@njit(cache=True)
+@njit(inline="always")
 def apply_pickup(g, w, t, seat: int, entries, n: int) -> int:
     """The pick-up primitive: check, then take the top cards, meld, and keep the rest (R-PU5).
 

@@ -191,7 +191,7 @@ def table_score(g, team: int) -> int:
 # --- meld lines --------------------------------------------------------------------------------
 
 
-@njit(cache=True)
+@njit(inline="always")
 def check_entries(g, w, team: int, entries, n: int, avail) -> int:
     """Run the entries on scratch copies of the team's table; spend cards from ``avail``.
 
@@ -241,7 +241,7 @@ def check_line_end(g, w, seat: int, team: int, held_after: int, opening_points: 
                            w.tmp_books)
 
 
-@njit(cache=True)
+@njit(inline="always")
 def line_end_reason(g, w, seat: int, team: int, held_after: int, opening_points: int,
                     is_pickup: bool, books_after) -> int:
     """``check_line_end`` with the books after the line given."""
@@ -328,7 +328,7 @@ def pile_open(g, seat: int) -> bool:
     return g.hand[seat, top] >= 2
 
 
-@njit(cache=True)
+@njit(inline="always")
 def _top_kind_used(top: int, entries, i: int) -> int:
     if top == TWO:
         return entries[i, 2]
