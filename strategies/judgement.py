@@ -65,10 +65,20 @@ def going_out_wins_deal(g, seat: int) -> bool:
     return deal_margin(g, seat, True, False) > 0
 
 
-@njit(cache=True)
-def _taken_by_next(g, seat: int, kind: int) -> bool:
-    """The next player has taken this rank from the pile (so may hold a pair of it)."""
-    return g.taken[next_seat(g, seat), kind] > 0
+@njit(inline="always")
+def _natural_usefulness(g, seat: int, team: int, after: int, kind: int, rank: int,
+                        keep_pairs: bool, safety: bool) -> int:
+    """How useful a held natural (or melding black three) of ``kind`` is: its count and value,
+    a meld of its ``rank`` on the table, a pair kept, a card the next seat ``after`` took
+    from the pile (so may want again). Written with selects rather than branches: these
+    compares are coin flips to a branch predictor."""
+    count = g.hand[seat, kind]
+    size = g.meld[team, rank, M_NAT] + g.meld[team, rank, M_TWO] + g.meld[team, rank, M_JOKER]
+    score = count * 20 + CARD_VALUE[kind]
+    score += 30 if size > 0 else 0
+    score += 40 if keep_pairs and count == 2 else 0
+    score += 15 if safety and count == 1 and g.taken[after, kind] > 0 else 0
+    return score
 
 
 @njit(cache=True)
@@ -89,27 +99,33 @@ def discard_usefulness(g, seat: int, kind: int, black3_block: bool, keep_pairs: 
         return 1000 + CARD_VALUE[kind]
     if kind >= N_NATURALS and kind != BLACK3:
         return 2000
-    m = g.meld[team_of(g, seat), BLACK3_RANK if kind == BLACK3 else kind]
-    count = g.hand[seat, kind]
-    score = count * 20 + CARD_VALUE[kind]
-    if m[M_NAT] + m[M_TWO] + m[M_JOKER] > 0:
-        score += 30
-    if keep_pairs and count == 2:
-        score += 40
-    if safety and count == 1 and _taken_by_next(g, seat, kind):
-        score += 15
-    return score
+    rank = BLACK3_RANK if kind == BLACK3 else kind
+    return _natural_usefulness(g, seat, team_of(g, seat), next_seat(g, seat), kind, rank,
+                               keep_pairs, safety)
 
 
 @njit(cache=True)
 def least_useful_card(g, seat: int, black3_block: bool, keep_pairs: bool,
                       safety: bool) -> int:
-    """The discard: a forced red three (R-V6), else the held kind of least usefulness."""
+    """The discard: a forced red three (R-V6), else the held kind of least usefulness
+    (``discard_usefulness``; the first such kind on a tie).
+
+    The naturals are scored in one pass with the seat's partnership and neighbour worked out
+    once; a blocking black three (-1000) is below every other score, so it is chosen at once."""
     if must_discard_red3(g, seat):
         return RED3
+    if black3_block and g.hand[seat, BLACK3] > 0:
+        return BLACK3
+    team = team_of(g, seat)
+    after = next_seat(g, seat)
     best = -1
     best_score = 1 << 30
-    for k in range(N_KINDS):
+    for k in range(N_NATURALS):
+        score = _natural_usefulness(g, seat, team, after, k, k, keep_pairs, safety)
+        if g.hand[seat, k] > 0 and score < best_score:
+            best = k
+            best_score = score
+    for k in range(N_NATURALS, N_KINDS):
         if g.hand[seat, k] > 0:
             score = discard_usefulness(g, seat, k, black3_block, keep_pairs, safety)
             if score < best_score:

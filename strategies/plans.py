@@ -213,7 +213,7 @@ def plan_wilds_to_naturals(g, w, entries, n: int, max_wilds: int) -> int:
     return n
 
 
-@njit(cache=True)
+@njit(inline="always")
 def entries_points(entries, n: int) -> int:
     pts = 0
     for i in range(n):
@@ -345,7 +345,7 @@ def plan_pickup(g, w, seat: int, entries) -> int:
     return n
 
 
-@njit(cache=True)
+@njit(inline="always")
 def trim_for_foot(g, seat: int, entries, n: int) -> int:
     """R-G4: on the Foot keep at least two cards; drop entries from the end until so."""
     if g.on_foot[seat] == 0:

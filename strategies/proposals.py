@@ -10,7 +10,7 @@ from numba import njit
 from sim.engine.layout import ENTRY_WIDTH, W_ENTRIES, W_LINES
 
 
-@njit(cache=True)
+@njit(inline="always")
 def propose_line(w, entries, n: int) -> None:
     """Append one meld line of ``n`` entries (nothing when ``n`` is 0)."""
     if n <= 0:
@@ -26,7 +26,7 @@ def propose_line(w, entries, n: int) -> None:
     w.sc[W_ENTRIES] = start + n
 
 
-@njit(cache=True)
+@njit(inline="always")
 def propose_pickup(w, entries, n: int) -> int:
     """The pick-up's qualifying entries; returns what the pick-up hook returns (0: draw)."""
     if n <= 0:
