@@ -13,7 +13,6 @@ from sim.core.cards import (
     BLACK3_RANK,
     CARD_VALUE,
     JOKER,
-    N_KINDS,
     N_NATURALS,
     N_RANKS,
     RANK_KIND,
@@ -31,15 +30,17 @@ from sim.core.rules import (
     R_WILD_RATIO,
     RATIO_DOUBLE,
 )
+from sim.engine.bytecopy import copy_bytes, field_block, same_layout
 from sim.engine.layout import (
     BOOK_BLACK3,
     BOOK_CLEAN,
     BOOK_DIRTY,
     BOOK_WILD,
+    GAME_DTYPE,
     M_JOKER,
     M_NAT,
     M_TWO,
-    N_BOOK_TYPES,
+    WORK_DTYPE,
 )
 from sim.engine.reasons import (
     E_BLACK3_WILD,
@@ -187,49 +188,58 @@ def place_in_scratch(g, w, rank: int, nat: int, twos: int, jokers: int, onto_boo
                   jokers, onto_book)
 
 
+# Byte blocks of the table copies (sim.engine.bytecopy): a seat's held cards, a partnership's
+# table in the game record, and the plan and scratch copies in the work area.
+_TABLE_FIELDS = ("meld", "books", "rank_books", "booked")
+for _name in _TABLE_FIELDS:
+    same_layout(GAME_DTYPE, _name, WORK_DTYPE, "plan_" + _name, True, False)
+    same_layout(GAME_DTYPE, _name, WORK_DTYPE, "tmp_" + _name, True, False)
+same_layout(GAME_DTYPE, "hand", WORK_DTYPE, "plan_hand", True, False)
+same_layout(GAME_DTYPE, "hand", WORK_DTYPE, "avail", True, False)
+HAND_AT, HAND_ROW = field_block(GAME_DTYPE, "hand", True)
+MELD_AT, MELD_ROW = field_block(GAME_DTYPE, "meld", True)
+BOOKS_AT, BOOKS_ROW = field_block(GAME_DTYPE, "books", True)
+RANK_BOOKS_AT, RANK_BOOKS_ROW = field_block(GAME_DTYPE, "rank_books", True)
+BOOKED_AT, BOOKED_ROW = field_block(GAME_DTYPE, "booked", True)
+PLAN_HAND_AT = field_block(WORK_DTYPE, "plan_hand", False)[0]
+AVAIL_AT = field_block(WORK_DTYPE, "avail", False)[0]
+PLAN_AT = {name: field_block(WORK_DTYPE, "plan_" + name, False)[0] for name in _TABLE_FIELDS}
+TMP_AT = {name: field_block(WORK_DTYPE, "tmp_" + name, False)[0] for name in _TABLE_FIELDS}
+PLAN_MELD_AT, PLAN_BOOKS_AT = PLAN_AT["meld"], PLAN_AT["books"]
+PLAN_RANK_BOOKS_AT, PLAN_BOOKED_AT = PLAN_AT["rank_books"], PLAN_AT["booked"]
+TMP_MELD_AT, TMP_BOOKS_AT = TMP_AT["meld"], TMP_AT["books"]
+TMP_RANK_BOOKS_AT, TMP_BOOKED_AT = TMP_AT["rank_books"], TMP_AT["booked"]
+
+
 @njit(cache=True)
 def table_to_scratch(g, w, team: int) -> None:
-    """The partnership's table into the scratch copy (``w.tmp_*``), element by element (no
-    array arguments: see ``_place``)."""
-    for r in range(N_RANKS):
-        for j in range(3):
-            w.tmp_meld[r, j] = g.meld[team, r, j]
-        w.tmp_rank_books[r] = g.rank_books[team, r]
-    for b in range(N_BOOK_TYPES):
-        w.tmp_books[b] = g.books[team, b]
-    for k in range(N_KINDS):
-        w.tmp_booked[k] = g.booked[team, k]
+    """The partnership's table into the scratch copy (``w.tmp_*``)."""
+    copy_bytes(w, TMP_MELD_AT, g, MELD_AT + team * MELD_ROW, MELD_ROW)
+    copy_bytes(w, TMP_BOOKS_AT, g, BOOKS_AT + team * BOOKS_ROW, BOOKS_ROW)
+    copy_bytes(w, TMP_RANK_BOOKS_AT, g, RANK_BOOKS_AT + team * RANK_BOOKS_ROW, RANK_BOOKS_ROW)
+    copy_bytes(w, TMP_BOOKED_AT, g, BOOKED_AT + team * BOOKED_ROW, BOOKED_ROW)
 
 
 @njit(cache=True)
 def plan_to_scratch(w) -> None:
     """The plan's table into the scratch copy (``w.tmp_*``)."""
-    for r in range(N_RANKS):
-        for j in range(3):
-            w.tmp_meld[r, j] = w.plan_meld[r, j]
-        w.tmp_rank_books[r] = w.plan_rank_books[r]
-    for b in range(N_BOOK_TYPES):
-        w.tmp_books[b] = w.plan_books[b]
-    for k in range(N_KINDS):
-        w.tmp_booked[k] = w.plan_booked[k]
+    copy_bytes(w, TMP_MELD_AT, w, PLAN_MELD_AT, MELD_ROW)
+    copy_bytes(w, TMP_BOOKS_AT, w, PLAN_BOOKS_AT, BOOKS_ROW)
+    copy_bytes(w, TMP_RANK_BOOKS_AT, w, PLAN_RANK_BOOKS_AT, RANK_BOOKS_ROW)
+    copy_bytes(w, TMP_BOOKED_AT, w, PLAN_BOOKED_AT, BOOKED_ROW)
 
 
 @njit(cache=True)
 def table_to_plan(g, w, seat: int, team: int) -> None:
     """The seat's held cards and its partnership's table into the plan copy (``w.plan_*``)."""
-    for k in range(N_KINDS):
-        w.plan_hand[k] = g.hand[seat, k]
-        w.plan_booked[k] = g.booked[team, k]
-    for r in range(N_RANKS):
-        for j in range(3):
-            w.plan_meld[r, j] = g.meld[team, r, j]
-        w.plan_rank_books[r] = g.rank_books[team, r]
-    for b in range(N_BOOK_TYPES):
-        w.plan_books[b] = g.books[team, b]
+    copy_bytes(w, PLAN_HAND_AT, g, HAND_AT + seat * HAND_ROW, HAND_ROW)
+    copy_bytes(w, PLAN_MELD_AT, g, MELD_AT + team * MELD_ROW, MELD_ROW)
+    copy_bytes(w, PLAN_BOOKS_AT, g, BOOKS_AT + team * BOOKS_ROW, BOOKS_ROW)
+    copy_bytes(w, PLAN_RANK_BOOKS_AT, g, RANK_BOOKS_AT + team * RANK_BOOKS_ROW, RANK_BOOKS_ROW)
+    copy_bytes(w, PLAN_BOOKED_AT, g, BOOKED_AT + team * BOOKED_ROW, BOOKED_ROW)
 
 
 @njit(cache=True)
 def hand_to_avail(g, w, seat: int) -> None:
     """The seat's held cards into the scratch count ``w.avail``."""
-    for k in range(N_KINDS):
-        w.avail[k] = g.hand[seat, k]
+    copy_bytes(w, AVAIL_AT, g, HAND_AT + seat * HAND_ROW, HAND_ROW)
