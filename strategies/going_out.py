@@ -10,7 +10,7 @@ from sim.core.rules import BOOKS_NATURALS, R_BLACK3_MELDS, R_BOOKS, R_FINAL_DISC
 from sim.engine.hooktypes import hook
 from sim.engine.layout import M_JOKER, M_NAT, M_TWO
 from sim.engine.legal import books_allow_out, team_of
-from strategies.plans import plan_everything, plan_held
+from strategies.plans import ENTRIES, plan_everything, plan_held
 from strategies.proposals import propose_line
 
 
@@ -32,7 +32,7 @@ def surely_stuck(g, seat: int) -> bool:
 
 
 @njit(cache=True)
-def plan_go_out(g, w, seat: int, entries):
+def plan_go_out(g, w, seat: int, which: int):
     """A way to meld everything but at most one card, meeting R-G1. Returns (entries, discard).
 
     Entries is -1 when no way is found. The discard is -1 when the last meld empties the hand.
@@ -44,7 +44,7 @@ def plan_go_out(g, w, seat: int, entries):
     for held_back in range(-1, N_KINDS):
         if held_back >= 0 and (not final_discard or g.hand[seat, held_back] == 0):
             continue
-        n = plan_everything(g, w, seat, entries, held_back)
+        n = plan_everything(g, w, seat, which, held_back)
         left = plan_held(w)
         if left > 1 or not books_allow_out(g, w.plan_books):
             if final_discard:
@@ -64,7 +64,7 @@ def plan_go_out(g, w, seat: int, entries):
 @njit(cache=True)
 def on_go_out(g, w, seat: int) -> int:
     """Going out with a grant: propose the going-out plan; return its final discard."""
-    n, discard = plan_go_out(g, w, seat, w.entries)
+    n, discard = plan_go_out(g, w, seat, ENTRIES)
     if n > 0:
         propose_line(w, w.entries, n)
     return discard

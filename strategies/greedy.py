@@ -24,7 +24,7 @@ WANT_OUT = 1
 
 @njit(cache=True)
 def on_pickup(g, w, seat: int) -> int:
-    return propose_pickup(w, w.entries, pl.plan_pickup(g, w, seat, w.entries))
+    return propose_pickup(w, w.entries, pl.plan_pickup(g, w, seat, pl.ENTRIES))
 
 
 @hook
@@ -33,35 +33,36 @@ def choose_pickup(g, w, t, x, seat):
 
 
 @njit(cache=True)
-def plan_turn_melds(g, w, seat: int, entries) -> int:
-    """Greedy's meld line for this turn (without going out), trimmed to keep two cards on
-    the Foot; 0 entries when it would not (or could not yet) open."""
+def plan_turn_melds(g, w, seat: int) -> int:
+    """Greedy's meld line for this turn (without going out) in ``w.entries``, trimmed to keep
+    two cards on the Foot; 0 entries when it would not (or could not yet) open."""
+    entries = w.entries
     team = team_of(g, seat)
     d = deal_index(g)
     if g.opened[team] == 0 and needs_concealed_book(g):
-        n = pl.plan_concealed_book(g, w, seat, entries)  # R-V5
+        n = pl.plan_concealed_book(g, w, seat, pl.ENTRIES)  # R-V5
     else:
         pl.plan_reset(g, w, seat)
-        n = pl.plan_naturals(g, w, entries, 0)
+        n = pl.plan_naturals(g, w, pl.ENTRIES, 0)
         if g.opened[team] == 0:
-            n = pl.plan_opening_extras(g, w, entries, n)
+            n = pl.plan_opening_extras(g, w, pl.ENTRIES, n)
             if pl.entries_points(entries, n) < opening_minimum(g):
                 return 0
         elif w.plan_books[BOOK_WILD] < g.rules[R_OUT_WILD + d]:
-            n = pl.plan_wild_meld(g, w, entries, n)
+            n = pl.plan_wild_meld(g, w, pl.ENTRIES, n)
         elif w.plan_books[BOOK_DIRTY] < g.rules[R_OUT_DIRTY + d]:
-            n = pl.plan_wilds_to_naturals(g, w, entries, n, 99)
-            n = pl.plan_pairs_with_wild(g, w, entries, n, 99)
+            n = pl.plan_wilds_to_naturals(g, w, pl.ENTRIES, n, 99)
+            n = pl.plan_pairs_with_wild(g, w, pl.ENTRIES, n, 99)
     return pl.trim_for_foot(g, seat, entries, n)
 
 
 @njit(cache=True)
 def on_melds(g, w, seat: int) -> int:
     if may_go_out(g, seat):
-        n_out, _ = plan_go_out(g, w, seat, w.entries2)
+        n_out, _ = plan_go_out(g, w, seat, pl.ENTRIES2)
         if n_out >= 0:
             return WANT_OUT
-    propose_line(w, w.entries, plan_turn_melds(g, w, seat, w.entries))
+    propose_line(w, w.entries, plan_turn_melds(g, w, seat))
     return 0
 
 

@@ -44,6 +44,19 @@ from sim.engine.reasons import OK
 
 BIG = 1000
 
+# Which entry array of the work area a plan writes (``entry_rows``): a plan function takes this
+# number, not the array, since an array argument costs reference-count calls on every call.
+ENTRIES = 0  # w.entries: the line being planned
+ENTRIES2 = 1  # w.entries2: a second plan alongside it (going out, a trial)
+
+
+@njit(inline="always")
+def entry_rows(w, which: int):
+    """The work area's entry array ``which`` names (ENTRIES or ENTRIES2)."""
+    if which == ENTRIES2:
+        return w.entries2
+    return w.entries
+
 
 @njit(cache=True)
 def plan_reset(g, w, seat: int) -> None:
@@ -140,16 +153,17 @@ def held_ranks(g, w) -> int:
 
 
 @njit(cache=True)
-def plan_naturals(g, w, entries, n: int) -> int:
+def plan_naturals(g, w, which: int, n: int) -> int:
     """Every natural that can go down: onto unfinished melds, as new melds of 3+, and (R-V4)
     onto closed books of the rank."""
-    return plan_naturals_upto(g, w, entries, n, BIG)
+    return plan_naturals_upto(g, w, which, n, BIG)
 
 
 @njit(cache=True)
-def plan_naturals_upto(g, w, entries, n: int, limit: int) -> int:
+def plan_naturals_upto(g, w, which: int, n: int, limit: int) -> int:
     """``plan_naturals`` keeping every natural meld at ``limit`` cards or fewer (6: leave
     books one card short)."""
+    entries = entry_rows(w, which)
     cap = min(meld_cap(g), limit)
     held = held_ranks(g, w)
     while held != 0:  # each held rank, lowest first (an entry takes cards of its rank only)
@@ -179,8 +193,9 @@ def plan_naturals_upto(g, w, entries, n: int, limit: int) -> int:
 
 
 @njit(cache=True)
-def plan_wild_meld(g, w, entries, n: int) -> int:
+def plan_wild_meld(g, w, which: int, n: int) -> int:
     """Wilds onto the wild meld, or a new wild meld of 3+ (R-M4)."""
+    entries = entry_rows(w, which)
     if g.rules[R_WILD_MELDS] == 0:
         return n
     cap = meld_cap(g)
@@ -198,8 +213,9 @@ def plan_wild_meld(g, w, entries, n: int) -> int:
 
 
 @njit(cache=True)
-def plan_pairs_with_wild(g, w, entries, n: int, max_wilds: int) -> int:
+def plan_pairs_with_wild(g, w, which: int, n: int, max_wilds: int) -> int:
     """New melds of a held natural pair and one wild, up to ``max_wilds`` wilds."""
+    entries = entry_rows(w, which)
     used = 0
     for rank in range(N_NATURALS - 1, -1, -1):
         if used >= max_wilds or plan_wilds(w) == 0:
@@ -213,8 +229,9 @@ def plan_pairs_with_wild(g, w, entries, n: int, max_wilds: int) -> int:
 
 
 @njit(cache=True)
-def plan_wilds_to_naturals(g, w, entries, n: int, max_wilds: int) -> int:
+def plan_wilds_to_naturals(g, w, which: int, n: int, max_wilds: int) -> int:
     """Wilds onto unfinished natural melds within the ratio, fullest meld first."""
+    entries = entry_rows(w, which)
     used = 0
     while used < max_wilds and plan_wilds(w) > 0:
         best = -1
@@ -244,35 +261,36 @@ def entries_points(entries, n: int) -> int:
 
 
 @njit(cache=True)
-def plan_opening_extras(g, w, entries, n: int) -> int:
+def plan_opening_extras(g, w, which: int, n: int) -> int:
     """Everything that adds points to a first meld line: more melds, then wilds within ratio."""
-    n = plan_naturals(g, w, entries, n)
-    n = plan_wild_meld(g, w, entries, n)
-    n = plan_wilds_to_naturals(g, w, entries, n, 99)
-    n = plan_pairs_with_wild(g, w, entries, n, 99)
-    n = plan_wilds_to_naturals(g, w, entries, n, 99)
+    n = plan_naturals(g, w, which, n)
+    n = plan_wild_meld(g, w, which, n)
+    n = plan_wilds_to_naturals(g, w, which, n, 99)
+    n = plan_pairs_with_wild(g, w, which, n, 99)
+    n = plan_wilds_to_naturals(g, w, which, n, 99)
     return n
 
 
 @njit(cache=True)
-def plan_everything(g, w, seat: int, entries, held_back: int) -> int:
+def plan_everything(g, w, seat: int, which: int, held_back: int) -> int:
     """Every card that can go down, keeping one ``held_back`` kind (-1: none) out of it."""
     plan_reset(g, w, seat)
     if held_back >= 0:
         w.plan_hand[held_back] -= 1
-    n = plan_naturals(g, w, entries, 0)
-    n = plan_wild_meld(g, w, entries, n)
-    n = plan_pairs_with_wild(g, w, entries, n, 99)
-    n = plan_wilds_to_naturals(g, w, entries, n, 99)
-    n = plan_wild_meld(g, w, entries, n)
+    n = plan_naturals(g, w, which, 0)
+    n = plan_wild_meld(g, w, which, n)
+    n = plan_pairs_with_wild(g, w, which, n, 99)
+    n = plan_wilds_to_naturals(g, w, which, n, 99)
+    n = plan_wild_meld(g, w, which, n)
     if held_back >= 0:
         w.plan_hand[held_back] += 1
     return n
 
 
 @njit(cache=True)
-def plan_concealed_book(g, w, seat: int, entries) -> int:
+def plan_concealed_book(g, w, seat: int, which: int) -> int:
     """R-V5: one entry of 7+ cards starting a meld (most naturals first); 0 if none."""
+    entries = entry_rows(w, which)
     plan_reset(g, w, seat)
     best = -1
     for rank in range(N_NATURALS):
@@ -289,12 +307,13 @@ def plan_concealed_book(g, w, seat: int, entries) -> int:
 
 
 @njit(cache=True)
-def plan_pickup(g, w, seat: int, entries) -> int:
+def plan_pickup(g, w, seat: int, which: int) -> int:
     """Qualifying melds for picking up the pile (R-PU2, R-PU4, R-X12, R-O3, R-V3); -1 if none.
 
     Only held cards and the top card are used (R-PU3). When the partnership has not opened,
     held melds are added until the line meets the minimum (R-X11).
     """
+    entries = entry_rows(w, which)
     if not pile_open(g, seat):
         return -1
     team = team_of(g, seat)
@@ -359,7 +378,7 @@ def plan_pickup(g, w, seat: int, entries) -> int:
     if g.opened[team] == 0:
         minimum = opening_minimum(g)
         if entries_points(entries, n) < minimum:
-            n = plan_opening_extras(g, w, entries, n)
+            n = plan_opening_extras(g, w, which, n)
             if entries_points(entries, n) < minimum:
                 return -1
     if check_pickup(g, w, seat, entries, n) != OK:

@@ -77,7 +77,7 @@ def candidates(g, w, cands, keep: int) -> int:
 
 @njit(cache=True)
 def on_pickup(g, w, seat: int) -> int:
-    n = pl.plan_pickup(g, w, seat, w.entries)
+    n = pl.plan_pickup(g, w, seat, pl.ENTRIES)
     if n > 0 and coin(w):
         return propose_pickup(w, w.entries, n)
     return 0
@@ -120,13 +120,13 @@ def _random_opening(g, w, seat: int, keep: int) -> None:
 @njit(cache=True)
 def on_melds(g, w, seat: int) -> int:
     if may_go_out(g, seat):
-        n_out, _ = plan_go_out(g, w, seat, w.entries2)
+        n_out, _ = plan_go_out(g, w, seat, pl.ENTRIES2)
         if n_out >= 0 and coin(w):
             return WANT_OUT
     keep = 2 if g.on_foot[seat] == 1 else 0
     if g.opened[team_of(g, seat)] == 0:
         if needs_concealed_book(g):
-            n = pl.plan_concealed_book(g, w, seat, w.entries)  # R-V5
+            n = pl.plan_concealed_book(g, w, seat, pl.ENTRIES)  # R-V5
             if n > 0 and coin(w):
                 _propose_if_legal(g, w, seat, w.entries, n)
         else:

@@ -60,7 +60,7 @@ def opponents_close_to_out(g, seat: int) -> bool:
 def on_pickup(g, w, seat: int) -> int:
     if g.sc[S_PILE_N] < knob(w, seat, P.P_MIN_PILE):
         return 0
-    return propose_pickup(w, w.entries, pl.plan_pickup(g, w, seat, w.entries))
+    return propose_pickup(w, w.entries, pl.plan_pickup(g, w, seat, pl.ENTRIES))
 
 
 @hook
@@ -82,10 +82,10 @@ def _hold_back_wilds(w, count: int) -> None:
 def _melds_into_foot(g, w, seat: int) -> bool:
     """Could everything held be melded now (the Hand emptied, the Foot taken at once)?"""
     pl.plan_reset(g, w, seat)
-    n = pl.plan_naturals(g, w, w.entries2, 0)
-    n = pl.plan_wild_meld(g, w, w.entries2, n)
-    n = pl.plan_pairs_with_wild(g, w, w.entries2, n, 99)
-    n = pl.plan_wilds_to_naturals(g, w, w.entries2, n, 99)
+    n = pl.plan_naturals(g, w, pl.ENTRIES2, 0)
+    n = pl.plan_wild_meld(g, w, pl.ENTRIES2, n)
+    n = pl.plan_pairs_with_wild(g, w, pl.ENTRIES2, n, 99)
+    n = pl.plan_wilds_to_naturals(g, w, pl.ENTRIES2, n, 99)
     return n > 0 and pl.plan_held(w) == 0
 
 
@@ -93,13 +93,13 @@ def _melds_into_foot(g, w, seat: int) -> bool:
 def on_melds(g, w, seat: int) -> int:
     team = team_of(g, seat)
     if may_go_out(g, seat):
-        n_out, _ = plan_go_out(g, w, seat, w.entries2)
+        n_out, _ = plan_go_out(g, w, seat, pl.ENTRIES2)
         if n_out >= 0 and policy_allows(g, seat, knob(w, seat, P.P_GO_OUT), True):
             return WANT_OUT
     entries = w.entries
     d = deal_index(g)
     if g.opened[team] == 0 and needs_concealed_book(g):
-        n = pl.plan_concealed_book(g, w, seat, entries)  # R-V5
+        n = pl.plan_concealed_book(g, w, seat, pl.ENTRIES)  # R-V5
     else:
         complete = (knob(w, seat, P.P_BOOKS_BEFORE_PARTNER) == 1 or g.on_foot[seat] == 0
                     or partners_on_foot(g, seat) or opponents_close_to_out(g, seat))
@@ -113,9 +113,9 @@ def on_melds(g, w, seat: int) -> int:
             hold = 0  # the held wild's moment: it takes the last cards down and into the Foot
         pl.plan_reset(g, w, seat)
         _hold_back_wilds(w, hold)
-        n = pl.plan_naturals_upto(g, w, entries, 0, pl.BIG if complete else 6)
+        n = pl.plan_naturals_upto(g, w, pl.ENTRIES, 0, pl.BIG if complete else 6)
         if g.opened[team] == 0:
-            n = pl.plan_opening_extras(g, w, entries, n)
+            n = pl.plan_opening_extras(g, w, pl.ENTRIES, n)
             needed = opening_minimum(g) + knob(w, seat, P.P_OPEN_EXTRA)
             if pl.entries_points(entries, n) < needed:
                 return 0
@@ -124,10 +124,10 @@ def on_melds(g, w, seat: int) -> int:
             need_wild = w.plan_books[BOOK_WILD] < g.rules[R_OUT_WILD + d]
             need_dirty = w.plan_books[BOOK_DIRTY] < g.rules[R_OUT_DIRTY + d]
             if need_wild and (wild_first or not need_dirty):
-                n = pl.plan_wild_meld(g, w, entries, n)
+                n = pl.plan_wild_meld(g, w, pl.ENTRIES, n)
             elif need_dirty and complete:
-                n = pl.plan_wilds_to_naturals(g, w, entries, n, 99)
-                n = pl.plan_pairs_with_wild(g, w, entries, n, 99)
+                n = pl.plan_wilds_to_naturals(g, w, pl.ENTRIES, n, 99)
+                n = pl.plan_pairs_with_wild(g, w, pl.ENTRIES, n, 99)
     propose_line(w, entries, pl.trim_for_foot(g, seat, entries, n))
     return 0
 

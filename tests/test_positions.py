@@ -82,10 +82,11 @@ def going_out_position(trace_path):
                     continue
                 from sim.engine.legal import may_go_out
                 from strategies.going_out import plan_go_out
+                from strategies.plans import ENTRIES2
 
                 seat = int(table.g["sc"][S_DECIDER])
                 if may_go_out(table.g, seat) and \
-                        plan_go_out(table.g, table.w, seat, table.w["entries2"])[0] >= 0:
+                        plan_go_out(table.g, table.w, seat, ENTRIES2)[0] >= 0:
                     return rules, table
     pytest.skip("no going-out position in the trace")  # pragma: no cover - seed-dependent
 

@@ -12,7 +12,7 @@ from sim.engine.reasons import (
     E_UNDER_MINIMUM,
     OK,
 )
-from strategies.plans import plan_pickup
+from strategies.plans import ENTRIES, plan_pickup
 from tests.position import entries, held, position
 
 K, E = 9, 4  # rank indices of kings and eights
@@ -36,7 +36,7 @@ def test_R_T4_black_three_blocks_the_next_player():
     arr = position(hands={1: ["B3", "B3", "4", "4"]}, pile=["K", "B3"], opened=(1,))
     e, n = entries(("K", ["K"] * 3))
     assert arr.check_pickup(1, e, n) == E_PILE_BLOCKED
-    assert plan_pickup(arr.g, arr.w, 1, e) == -1
+    assert plan_pickup(arr.g, arr.w, 1, ENTRIES) == -1
 
 
 def test_R_PU2_needs_a_held_natural_pair():
@@ -87,8 +87,7 @@ def test_R_PU4_W3_eights_on_the_table():
                    opened=(0,))
     assert pick(arr, 0, ("8", ["8", "8"]), ("8", ["8", "2"])) == E_TOO_SMALL
     assert pick(arr, 0, ("8", ["8"])) == E_COMPLETE_FIRST  # merely adding the top card
-    e = entries(("8", ["8"]))[0]
-    assert plan_pickup(arr.g, arr.w, 0, e) == -1
+    assert plan_pickup(arr.g, arr.w, 0, ENTRIES) == -1
     arr = position(hands={0: ["8", "8", "8", "2", "4"]}, pile=pile,
                    melds=[(0, "8", ["8"] * 5)], opened=(0,))
     assert pick(arr, 0, ("8", ["8", "8"]), ("8", ["8", "8", "2"])) == OK
@@ -128,8 +127,8 @@ def test_R_O3_R_X11_pickup_opening_counts_only_the_qualifying_melds():
 
 def test_W2_pick_up_a_nine_with_9_9_2():
     arr = position(hands={0: ["9", "9", "2", "4"]}, pile=["5", "9"])
-    e, n = entries()
-    n = plan_pickup(arr.g, arr.w, 0, e)
+    n = plan_pickup(arr.g, arr.w, 0, ENTRIES)
+    e = arr.w["entries"].copy()
     assert n > 0
     assert e[:n, 1].sum() == 3 and e[:n, 2].sum() == 1 and set(e[:n, 0]) == {5}  # 9 9 9 2
     assert arr.pickup(0, e, n) == OK

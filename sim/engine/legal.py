@@ -136,7 +136,7 @@ def needs_concealed_book(g) -> bool:
     return g.rules[R_CONCEALED_DEAL4] == 1 and g.sc[S_DEAL] == 4
 
 
-@njit(cache=True)
+@njit(inline="always")
 def books_allow_out(g, books) -> bool:
     """R-G1 for a partnership whose books by type are ``books`` (black-three books count as
     clean, R-V7); the requirement may differ by deal (brouillette)."""
@@ -337,7 +337,7 @@ def _top_kind_used(top: int, entries, i: int) -> int:
     return entries[i, 1]
 
 
-@njit(cache=True)
+@njit(inline="always")
 def check_pickup(g, w, seat: int, entries, n: int) -> int:
     """Is picking up the pile with these qualifying melds legal? OK or a refusal code.
 

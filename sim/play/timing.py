@@ -15,7 +15,7 @@ from sim.engine.scoring import N_PARTS, score_parts
 from sim.play.loop import decide
 from strategies import greedy
 from strategies.judgement import least_useful_card
-from strategies.plans import plan_pickup
+from strategies.plans import ENTRIES, plan_pickup
 from strategies.search.rollout import play_on
 
 
@@ -62,11 +62,11 @@ def primitive(which: int, positions, w, t, x, reps: int) -> int:
                 clear_proposal(w)
                 total += greedy.propose_melds(g, w, t, x, seat)
             elif which == 1:
-                total += plan_pickup(g, w, seat, w.entries)
+                total += plan_pickup(g, w, seat, ENTRIES)
             elif which == 2:
                 total += least_useful_card(g, seat, True, False, False)
             elif which == 3:
-                n = greedy.plan_turn_melds(g, w, seat, w.entries)
+                n = greedy.plan_turn_melds(g, w, seat)
                 if n > 0:
                     total += check_line(g, w, seat, w.entries, n)
             elif which == 4:

@@ -99,11 +99,11 @@ def _hold_wilds_line(g, w, seat: int) -> int:
     held_jokers = w.plan_hand[JOKER]
     w.plan_hand[TWO] = 0
     w.plan_hand[JOKER] = 0
-    n = pl.plan_naturals(g, w, w.entries, 0)
+    n = pl.plan_naturals(g, w, pl.ENTRIES, 0)
     w.plan_hand[TWO] = held_twos
     w.plan_hand[JOKER] = held_jokers
     if g.opened[team_of(g, seat)] == 0:
-        n = pl.plan_opening_extras(g, w, w.entries, n)
+        n = pl.plan_opening_extras(g, w, pl.ENTRIES, n)
     return pl.trim_for_foot(g, seat, w.entries, n)
 
 
@@ -143,28 +143,28 @@ def gather(g, w, t, x, seat: int, discards: int, variants: bool, baseline: int) 
     count = _add_proposal(w, 0, value)
     clear_proposal(w)
     if decision == D_PICKUP:
-        n = pl.plan_pickup(g, w, seat, w.entries)
+        n = pl.plan_pickup(g, w, seat, pl.ENTRIES)
         if n > 0:
             count = add(w, count, w.entries, n, n, False)
         count = add(w, count, w.entries, 0, 0, False)  # draw
     elif decision == D_MELD:
         if may_go_out(g, seat):
-            n_out, _ = plan_go_out(g, w, seat, w.entries2)
+            n_out, _ = plan_go_out(g, w, seat, pl.ENTRIES2)
             if n_out >= 0:
                 count = add(w, count, w.entries, 0, 1, True)  # ask to go out
-        count = _add_line(g, w, seat, count, plan_turn_melds(g, w, seat, w.entries), 0)
+        count = _add_line(g, w, seat, count, plan_turn_melds(g, w, seat), 0)
         count = add(w, count, w.entries, 0, 0, True)  # lay nothing
         if variants:
             count = _add_line(g, w, seat, count, _hold_wilds_line(g, w, seat), 0)
             pl.plan_reset(g, w, seat)
-            n = pl.plan_naturals_upto(g, w, w.entries, 0, 6)
+            n = pl.plan_naturals_upto(g, w, pl.ENTRIES, 0, 6)
             count = _add_line(g, w, seat, count, pl.trim_for_foot(g, seat, w.entries, n), 0)
     elif decision == D_GRANT:
         first = 1 if going_out_wins_deal(g, seat) else 0
         count = add(w, count, w.entries, 0, first, False)
         count = add(w, count, w.entries, 0, 1 - first, False)
     elif decision == D_GO_OUT:
-        n, last = plan_go_out(g, w, seat, w.entries)
+        n, last = plan_go_out(g, w, seat, pl.ENTRIES)
         count = add(w, count, w.entries, max(n, 0), last, True)
     elif decision == D_DISCARD:
         if must_discard_red3(g, seat):

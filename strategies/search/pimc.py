@@ -35,6 +35,7 @@ from sim.engine.layout import (
 from sim.engine.position import copy_position
 from strategies.going_out import plan_go_out
 from strategies.judgement import going_out_wins_deal
+from strategies.plans import ENTRIES2
 from strategies.search import candidates as cands
 from strategies.search.heuristics import CAUTIOUS_VECTOR
 from strategies.search.params import (
@@ -74,7 +75,7 @@ def _world(g, w, x, seat: int, sees_hidden: bool, key) -> bool:
     asker = g.sc[S_SEAT]
     for attempt in range(ASKER_TRIES):
         deal_world(g, w, seat, x, 0, rng.mix64(key + np.uint64(attempt)))
-        n, _ = plan_go_out(x[0], w, asker, w.entries2)
+        n, _ = plan_go_out(x[0], w, asker, ENTRIES2)
         if n >= 0:
             return True
     return False
