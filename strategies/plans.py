@@ -34,9 +34,8 @@ from sim.engine.legal import (
 )
 from sim.engine.meldrules import (
     entry_points,
+    fits_in_plan,
     place_in_plan,
-    place_in_scratch,
-    plan_to_scratch,
     ratio_ok,
     table_to_plan,
 )
@@ -117,14 +116,14 @@ def plan_add(g, w, entries, n: int, rank: int, nat: int, wilds: int) -> int:
 
 @njit(cache=True)
 def plan_can(g, w, rank: int, nat: int, twos: int, jokers: int) -> bool:
-    """Would the entry be legal on the plan's table? (Tries it on the tmp_ copies.)"""
+    """Would the entry be legal on the plan's table? (``place_entry``'s verdict, nothing
+    changed.)"""
     kind = RANK_KIND[rank]
     if (kind >= 0 and w.plan_hand[kind] < nat) or (kind < 0 and nat > 0):
         return False
     if w.plan_hand[TWO] < twos or w.plan_hand[JOKER] < jokers:
         return False
-    plan_to_scratch(w)
-    return place_in_scratch(g, w, rank, nat, twos, jokers, 0) == OK
+    return fits_in_plan(g, w, rank, nat, twos, jokers) == OK
 
 
 @njit(cache=True)

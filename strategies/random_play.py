@@ -37,7 +37,7 @@ def coin(w) -> bool:
     return rng.below(w.rng, rng.STREAM_STRATEGY, 2) == 1
 
 
-@njit(cache=True)
+@njit(inline="always")
 def _offer(g, w, cands, c: int, keep: int, held: int, rank: int, nat: int, twos: int,
            jokers: int) -> int:
     """Add a candidate entry when it is legal on the plan and leaves ``keep`` cards held."""
@@ -54,9 +54,10 @@ def _offer(g, w, cands, c: int, keep: int, held: int, rank: int, nat: int, twos:
 
 
 @njit(cache=True)
-def candidates(g, w, cands, keep: int) -> int:
-    """Legal single entries from the plan state, leaving at least ``keep`` cards held:
-    start a meld of three (with or without a wild), or add one card to a meld."""
+def candidates(g, w, keep: int) -> int:
+    """Legal single entries from the plan state into ``w.entries2``, leaving at least ``keep``
+    cards held: start a meld of three (with or without a wild), or add one card to a meld."""
+    cands = w.entries2
     held = pl.plan_held(w)
     c = 0
     for rank in range(N_RANKS):
@@ -104,7 +105,7 @@ def _random_opening(g, w, seat: int, keep: int) -> None:
     n = 0
     minimum = opening_minimum(g)
     while pl.entries_points(entries, n) < minimum and n < 60:
-        c = candidates(g, w, cands, keep)
+        c = candidates(g, w, keep)
         if c == 0:
             return
         i = rng.below(w.rng, rng.STREAM_STRATEGY, c)
@@ -136,7 +137,7 @@ def on_melds(g, w, seat: int) -> int:
     line = w.entries
     pl.plan_reset(g, w, seat)
     for _ in range(MAX_STEPS):
-        c = candidates(g, w, cands, keep)
+        c = candidates(g, w, keep)
         i = rng.below(w.rng, rng.STREAM_STRATEGY, c + 1)
         if i == c:
             return 0  # stopping is one of the choices

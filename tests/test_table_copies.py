@@ -42,16 +42,12 @@ def test_table_to_plan_copies_the_seat_and_its_partnership(seat):
 
 
 @pytest.mark.parametrize("team", range(MAX_TEAMS))
-def test_scratch_copies_come_from_the_table_or_the_plan(team):
+def test_scratch_and_held_copies_come_from_the_game(team):
     g = _random_game(100 + team)
     w = _work_with_sentinels()
     mr.table_to_scratch(g, w, team)
     for name in TABLE:
         assert (w["tmp_" + name] == g[name][team]).all(), name
-    mr.table_to_plan(g, w, 0, (team + 1) % MAX_TEAMS)
-    mr.plan_to_scratch(w)
-    for name in TABLE:
-        assert (w["tmp_" + name] == w["plan_" + name]).all(), name
     mr.hand_to_avail(g, w, team)
     assert (w["avail"] == g["hand"][team]).all()
     assert (w["entries"] == -7).all() and (w["cand_prop"] == -9).all()
@@ -60,3 +56,39 @@ def test_scratch_copies_come_from_the_table_or_the_plan(team):
 def test_a_copy_between_different_layouts_is_refused():
     with pytest.raises(AssertionError, match="cannot be copied"):
         same_layout(GAME_DTYPE, "hand", WORK_DTYPE, "plan_meld", True, False)
+
+
+def _table_state(g, team):
+    return [g[name][team].copy() for name in TABLE]
+
+
+@pytest.mark.parametrize("profile", ["standard", "eleven", "saskatchewan", "simpson",
+                                     "brouillette", "brouillette-partners"])
+def test_a_dry_check_gives_place_entrys_verdict_and_changes_nothing(profile):
+    """fits_on_table / fits_in_plan (place_entry without applying) against place_entry on a
+    copy, over random tables and entries of every shape, under each profile's meld rules."""
+    from sim.core.cards import N_RANKS
+    from sim.core.profiles import get_profile
+
+    g = new_game(get_profile(profile).packed())[0]
+    w = np.zeros(1, WORK_DTYPE)[0]
+    rng = np.random.default_rng(7)
+    verdicts = set()
+    for trial in range(3000):
+        team = int(rng.integers(0, 2))
+        g["meld"][team] = 0
+        for rank in rng.choice(N_RANKS, size=4, replace=False):
+            g["meld"][team, rank] = rng.integers(0, 4, size=3)
+        g["rank_books"][team] = rng.integers(0, 2, size=N_RANKS)
+        g["books"][team] = rng.integers(0, 3, size=4)
+        entry = (int(rng.integers(0, N_RANKS)), int(rng.integers(0, 8)),
+                 int(rng.integers(0, 3)), int(rng.integers(0, 2)))
+        before = _table_state(g, team)
+        expected = mr.place_entry(g, *[a.copy() for a in before], *entry, 0)
+        assert mr.fits_on_table(g, team, *entry) == expected, (trial, entry)
+        assert all((a == b).all() for a, b in zip(before, _table_state(g, team))), trial
+        mr.table_to_plan(g, w, 0, team)
+        assert mr.fits_in_plan(g, w, *entry) == expected, (trial, entry)
+        assert all((w["plan_" + n] == b).all() for n, b in zip(TABLE, before)), trial
+        verdicts.add(expected)
+    assert len(verdicts) >= 5, verdicts  # refusals of several kinds, and OK, were met

@@ -55,6 +55,7 @@ from sim.engine.layout import (
 from sim.engine.meldrules import (
     BOOK_SIZE,
     entry_points,
+    fits_on_table,
     hand_to_avail,
     place_in_scratch,
     table_to_scratch,
@@ -281,8 +282,7 @@ def check_line(g, w, seat: int, entries, n: int) -> int:
 @njit(cache=True)
 def entry_legal(g, w, team: int, rank: int, nat: int, twos: int, jokers: int) -> bool:
     """Would this single entry be legal on the partnership's table now?"""
-    table_to_scratch(g, w, team)
-    return place_in_scratch(g, w, rank, nat, twos, jokers, 0) == OK
+    return fits_on_table(g, team, rank, nat, twos, jokers) == OK
 
 
 # --- the pile --------------------------------------------------------------------------------

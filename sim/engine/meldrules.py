@@ -95,10 +95,13 @@ def book_type(rank: int, wilds: int) -> int:
 
 @njit(inline="always")
 def _place(g, melds, books, rank_books, booked, rank: int, nat: int, twos: int, jokers: int,
-           onto_book: int) -> int:
+           onto_book: int, apply: bool) -> int:
     """The body of ``place_entry``, compiled into each caller below: passing arrays to a
     function that is not inlined costs a reference-count call per array on entry and on every
-    return (about 100 cycles a call here), so the hot callers pass records and ints instead."""
+    return (about 100 cycles a call here), so the hot callers pass records and ints instead.
+
+    Every refusal is decided before anything changes, so with ``apply`` false (a constant at
+    each call site) it is a pure check: the same verdict, on the table itself, no copy."""
     wild = twos + jokers
     if nat < 0 or twos < 0 or jokers < 0 or nat + wild == 0 or rank < 0 or rank >= N_RANKS:
         return E_SHAPE
@@ -116,7 +119,8 @@ def _place(g, melds, books, rank_books, booked, rank: int, nat: int, twos: int, 
         if mode != BOOKS_NATURALS or kind < 0 or kind >= N_NATURALS or wild != 0 \
                 or rank_books[rank] == 0:
             return E_ONTO_BOOK
-        booked[kind] += nat
+        if apply:
+            booked[kind] += nat
         return OK
     m = melds[rank]
     size = m[M_NAT] + m[M_TWO] + m[M_JOKER]
@@ -134,6 +138,8 @@ def _place(g, melds, books, rank_books, booked, rank: int, nat: int, twos: int, 
             return E_BOOK_CLOSED
     elif new_size > g.rules[R_MAX_MELD]:  # R-M6
         return E_TOO_BIG
+    if not apply:
+        return OK
     old_wild = m[M_TWO] + m[M_JOKER]
     m[M_NAT] = new_nat
     m[M_TWO] += twos
@@ -163,7 +169,8 @@ def place_entry(g, melds, books, rank_books, booked, rank: int, nat: int, twos: 
                 jokers: int, onto_book: int) -> int:
     """Apply one entry to a partnership's table (melds, books, closed books per rank, cards in
     closed books). Returns OK, or the refusal code (sim.engine.reasons), changing nothing."""
-    return _place(g, melds, books, rank_books, booked, rank, nat, twos, jokers, onto_book)
+    return _place(g, melds, books, rank_books, booked, rank, nat, twos, jokers, onto_book,
+                  True)
 
 
 @njit(cache=True)
@@ -171,21 +178,35 @@ def place_on_table(g, team: int, rank: int, nat: int, twos: int, jokers: int,
                    onto_book: int) -> int:
     """``place_entry`` on the partnership's real table in the game record."""
     return _place(g, g.meld[team], g.books[team], g.rank_books[team], g.booked[team], rank, nat,
-                  twos, jokers, onto_book)
+                  twos, jokers, onto_book, True)
 
 
 @njit(cache=True)
 def place_in_plan(g, w, rank: int, nat: int, twos: int, jokers: int, onto_book: int) -> int:
     """``place_entry`` on a strategy's plan copy of its table (``w.plan_*``)."""
     return _place(g, w.plan_meld, w.plan_books, w.plan_rank_books, w.plan_booked, rank, nat,
-                  twos, jokers, onto_book)
+                  twos, jokers, onto_book, True)
 
 
 @njit(cache=True)
 def place_in_scratch(g, w, rank: int, nat: int, twos: int, jokers: int, onto_book: int) -> int:
     """``place_entry`` on the scratch copy a check runs on (``w.tmp_*``)."""
     return _place(g, w.tmp_meld, w.tmp_books, w.tmp_rank_books, w.tmp_booked, rank, nat, twos,
-                  jokers, onto_book)
+                  jokers, onto_book, True)
+
+
+@njit(cache=True)
+def fits_on_table(g, team: int, rank: int, nat: int, twos: int, jokers: int) -> int:
+    """``place_entry``'s verdict on the partnership's real table, changing nothing."""
+    return _place(g, g.meld[team], g.books[team], g.rank_books[team], g.booked[team], rank, nat,
+                  twos, jokers, 0, False)
+
+
+@njit(cache=True)
+def fits_in_plan(g, w, rank: int, nat: int, twos: int, jokers: int) -> int:
+    """``place_entry``'s verdict on a strategy's plan copy (``w.plan_*``), changing nothing."""
+    return _place(g, w.plan_meld, w.plan_books, w.plan_rank_books, w.plan_booked, rank, nat,
+                  twos, jokers, 0, False)
 
 
 # Byte blocks of the table copies (sim.engine.bytecopy): a seat's held cards, a partnership's
@@ -218,15 +239,6 @@ def table_to_scratch(g, w, team: int) -> None:
     copy_bytes(w, TMP_BOOKS_AT, g, BOOKS_AT + team * BOOKS_ROW, BOOKS_ROW)
     copy_bytes(w, TMP_RANK_BOOKS_AT, g, RANK_BOOKS_AT + team * RANK_BOOKS_ROW, RANK_BOOKS_ROW)
     copy_bytes(w, TMP_BOOKED_AT, g, BOOKED_AT + team * BOOKED_ROW, BOOKED_ROW)
-
-
-@njit(cache=True)
-def plan_to_scratch(w) -> None:
-    """The plan's table into the scratch copy (``w.tmp_*``)."""
-    copy_bytes(w, TMP_MELD_AT, w, PLAN_MELD_AT, MELD_ROW)
-    copy_bytes(w, TMP_BOOKS_AT, w, PLAN_BOOKS_AT, BOOKS_ROW)
-    copy_bytes(w, TMP_RANK_BOOKS_AT, w, PLAN_RANK_BOOKS_AT, RANK_BOOKS_ROW)
-    copy_bytes(w, TMP_BOOKED_AT, w, PLAN_BOOKED_AT, BOOKED_ROW)
 
 
 @njit(cache=True)
