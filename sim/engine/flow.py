@@ -81,18 +81,18 @@ from sim.engine.reasons import (
 )
 
 
-@njit(cache=True)
+@njit(inline="always")
 def ended(g) -> bool:
     return g.sc[S_ENDED] != END_NONE
 
 
-@njit(cache=True)
+@njit(inline="always")
 def _wait_for(g, decision: int, seat: int) -> None:
     g.sc[S_DECISION] = decision
     g.sc[S_DECIDER] = seat
 
 
-@njit(cache=True)
+@njit(inline="always")
 def _stop(g) -> None:
     """Nothing pending: the deal is over, or (not ended) the turn is."""
     g.sc[S_DECISION] = D_NONE
@@ -108,7 +108,7 @@ def _refuse(g, decision: int, seat: int, reason: int) -> None:
     raise IllegalProposal("a strategy's proposal was refused (rule in the game record)")
 
 
-@njit(cache=True)
+@njit(inline="always")
 def clear_proposal(w) -> None:
     w.sc[W_LINES] = 0
     w.sc[W_ENTRIES] = 0
@@ -174,7 +174,7 @@ def start_turn(g, t, seat: int) -> None:
     _wait_for(g, D_PICKUP, seat)
 
 
-@njit(cache=True)
+@njit(inline="always")
 def _to_melds(g, t, seat: int) -> None:
     """Before each meld decision: an emptied Hand takes the Foot at once (R-F2, R-X5)."""
     if held_count(g, seat) == 0 and g.on_foot[seat] == 0:
@@ -204,7 +204,7 @@ def _lay_proposed_lines(g, w, t, decision: int, seat: int) -> None:
 # --- applying proposals ----------------------------------------------------------------------
 
 
-@njit(cache=True)
+@njit(inline="always")
 def _apply_pickup_or_draw(g, w, t, seat: int, n: int) -> None:
     if n < 0 or n > w.prop.shape[0]:
         _refuse(g, D_PICKUP, seat, E_SHAPE)
@@ -228,7 +228,7 @@ def _apply_pickup_or_draw(g, w, t, seat: int, n: int) -> None:
     _to_melds(g, t, seat)
 
 
-@njit(cache=True)
+@njit(inline="always")
 def _apply_melds(g, w, t, seat: int, want_out: int) -> None:
     _lay_proposed_lines(g, w, t, D_MELD, seat)
     if held_count(g, seat) == 0 and g.on_foot[seat] == 0:
@@ -277,7 +277,7 @@ def _apply_go_out(g, w, t, seat: int, last: int) -> None:
     _stop(g)
 
 
-@njit(cache=True)
+@njit(inline="always")
 def _apply_discard(g, t, seat: int, kind: int) -> None:
     reason = discard(g, t, seat, kind)
     if reason != OK:

@@ -400,7 +400,7 @@ def check_pickup(g, w, seat: int, entries, n: int) -> int:
 # --- discarding ------------------------------------------------------------------------------
 
 
-@njit(cache=True)
+@njit(inline="always")
 def check_discard(g, seat: int, kind: int) -> int:
     """May ``seat`` discard one ``kind`` now? On the Foot, the last card may go only when going
     out (R-G4, R-X14, R-G1); a held red three goes first where they are discarded (R-V6)."""

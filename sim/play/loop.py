@@ -37,7 +37,7 @@ def _call(g, w, t, x, hooks, fast, seat: int) -> int:
     return ask_builtin(kernel, decision, g, w, seat)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def decide(g, w, t, x, guard, hooks, fast) -> int:
     """Ask the pending decision's hook for its proposal (``w.prop``) and return its value."""
     clear_proposal(w)
@@ -51,6 +51,25 @@ def decide(g, w, t, x, guard, hooks, fast) -> int:
     return value
 
 
+@njit(inline="always")
+def builtin_kernel(g, fast) -> int:
+    """The built-in heuristic the deciding seat plays, when the loop may ask it directly
+    (``strategies.builtin``); 0 for a hook called through its pointer, and always 0 in
+    checked mode, where ``decide`` proves no hook changed the game record."""
+    if g.sc[S_CHECKED] != 0:
+        return 0
+    return fast[g.sc[S_DECIDER]]
+
+
+@njit(inline="always")
+def ask_next(g, w, kernel: int) -> int:
+    """``decide`` for a seat that plays built-in heuristic ``kernel``, unchecked. The loops
+    below branch to it themselves rather than through a compiled-in helper that takes the
+    scratch arrays: each array handed to one costs an atomic reference count per decision."""
+    clear_proposal(w)
+    return ask_builtin(kernel, g.sc[S_DECISION], g, w, g.sc[S_DECIDER])
+
+
 @njit(cache=True)
 def play_deal(g, w, t, x, guard, hooks, fast, seed: int, game: int, deal: int, out_row,
               parts) -> None:
@@ -59,6 +78,10 @@ def play_deal(g, w, t, x, guard, hooks, fast, seed: int, game: int, deal: int, o
     while not ended(g):
         if g.sc[S_DECISION] == D_NONE:
             next_turn(g, t)
+            continue
+        kernel = builtin_kernel(g, fast)
+        if kernel != 0:
+            apply_decision(g, w, t, ask_next(g, w, kernel))
         else:
             apply_decision(g, w, t, decide(g, w, t, x, guard, hooks, fast))
     finish_deal(g, t, game, deal, out_row, parts)
@@ -87,4 +110,8 @@ def play_turn(g, w, t, x, guard, hooks, fast, seat: int) -> None:
     positions that start at a turn)."""
     start_turn(g, t, seat)
     while g.sc[S_DECISION] != D_NONE:
-        apply_decision(g, w, t, decide(g, w, t, x, guard, hooks, fast))
+        kernel = builtin_kernel(g, fast)
+        if kernel != 0:
+            apply_decision(g, w, t, ask_next(g, w, kernel))
+        else:
+            apply_decision(g, w, t, decide(g, w, t, x, guard, hooks, fast))
