@@ -4,7 +4,7 @@ VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 
-.PHONY: run test conformance bench bench-ab lint clean install
+.PHONY: run test conformance bench bench-ab bench-functions lint clean install
 
 $(STAMP): pyproject.toml
 	@$(PYTHON) -c 'import sys; assert sys.version_info >= (3, 11), "handfoot needs Python 3.11+"'
@@ -30,9 +30,12 @@ conformance: $(STAMP)  # the checks at scale at full size (about 20 minutes on 2
 bench: $(STAMP)
 	$(PY) -m sim.bench
 
-OLD ?= 715d02a
+OLD ?= 6e4241a
 bench-ab: $(STAMP)  # deals/s of this tree against commit $(OLD), interleaved, same run
 	$(PY) -m sim.bench_ab $(OLD)
+
+bench-functions: $(STAMP)  # time share of each compiled function (needs Linux perf; compiles afresh)
+	$(PY) -m sim.bench_functions
 
 lint: $(STAMP)
 	$(VENV)/bin/ruff check sim strategies analysis tests

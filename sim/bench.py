@@ -158,6 +158,34 @@ def primitives(rules: Rules) -> None:
            "rollouts_per_second": round(n / seconds)})
 
 
+def deal_time_shares(rules: Rules, profile: str = "standard", games: int = 2000) -> None:
+    """Each step's share of a greedy deal's time (sim.play.deal_profile): dealing, starting
+    turns, each decision's hook and its application, scoring."""
+    from sim.core.records import N_COLUMNS
+    from sim.play.deal_profile import N_STEPS, STEP_NAMES, profile_games
+
+    table = make_table(rules, seats_for_teams(["greedy", "greedy"], rules.players))
+    out = np.zeros((games * rules.deals_per_game, N_COLUMNS), dtype=np.int64)
+    spent = np.zeros(N_STEPS, dtype=np.int64)
+    calls = np.zeros(N_STEPS, dtype=np.int64)
+    profile_games(*table.records(), 7, 2, out, spent, calls)  # compile or load: not counted
+    spent[:] = 0
+    calls[:] = 0
+    profile_games(*table.records(), 777, games, out, spent, calls)
+    total = int(spent.sum())
+    if total <= 0:
+        _emit({"measure": "deal_time_share", "profile": profile,
+               "note": "no time-stamp counter on this processor: shares not measured"})
+        return
+    deals = games * rules.deals_per_game
+    for step, name in enumerate(STEP_NAMES):
+        if calls[step]:
+            _emit({"measure": "deal_time_share", "matchup": "greedy-vs-greedy",
+                   "profile": profile, "step": name, "share": round(spent[step] / total, 4),
+                   "calls_per_deal": round(calls[step] / deals, 2),
+                   "ticks_per_call": round(spent[step] / calls[step])})
+
+
 def search_decisions(rules: Rules, games: int = 3) -> None:
     """Milliseconds per pimc decision at its defaults, in games against greedy: every
     decision, and those with more than one candidate (where it searches)."""
@@ -206,6 +234,7 @@ def main() -> None:
     rules = Rules()
     compile_seconds()
     primitives(rules)
+    deal_time_shares(rules)
     search_decisions(rules)
     greedy = throughput("greedy-vs-greedy", ["greedy", "greedy"], 25_000, rules)
     throughput("random-vs-random", ["random", "random"], 10_000, rules)

@@ -6,7 +6,9 @@ The old commit is checked out in a temporary git worktree and played in its own 
 ``PYTHONPATH`` pointing at it (its compiled cache lives in that worktree, so the first round
 compiles it; compilation is never timed). Each round plays ``--games`` games ``--reps`` times
 and keeps the best rate, in deals per CPU-second of the playing process (``process_time``), so
-other jobs on the machine count less than they would in wall time.
+other jobs on the machine count less than they would in wall time. Each line gives the ratio of
+the best rates and of the medians, with every round's rate: on a shared machine a round can
+run at two thirds of the speed of the next, so one ratio alone can mislead.
 """
 
 from __future__ import annotations
@@ -17,6 +19,7 @@ import subprocess
 import sys
 import tempfile
 from pathlib import Path
+from statistics import median
 
 # Plays one matchup in whichever tree is first on sys.path: the engine's entry point moved
 # (sim.api before the layered sim/, sim.play.api after), so both are tried.
@@ -61,7 +64,7 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("old", help="the commit to compare with (e.g. 715d02a)")
     parser.add_argument("--games", type=int, default=800, help="games per timed play")
     parser.add_argument("--reps", type=int, default=3, help="timed plays per round (best kept)")
-    parser.add_argument("--rounds", type=int, default=2, help="interleaved rounds per side")
+    parser.add_argument("--rounds", type=int, default=3, help="interleaved rounds per side")
     args = parser.parse_args(argv)
     new = Path(__file__).resolve().parent.parent
     with tempfile.TemporaryDirectory() as tmp:
@@ -75,10 +78,15 @@ def main(argv: list[str] | None = None) -> None:
                     rates["old"].append(rate(old, profile, strategy, args.games, args.reps))
                     rates["new"].append(rate(new, profile, strategy, args.games, args.reps))
                 best_old, best_new = max(rates["old"]), max(rates["new"])
+                mid_old, mid_new = median(rates["old"]), median(rates["new"])
                 print(json.dumps({"measure": "deals_per_cpu_second_old_vs_new",
                                   "old": args.old, "profile": profile, "strategy": strategy,
                                   "old_rate": round(best_old), "new_rate": round(best_new),
-                                  "ratio": round(best_new / best_old, 3)}), flush=True)
+                                  "ratio": round(best_new / best_old, 3),
+                                  "old_rounds": [round(r) for r in rates["old"]],
+                                  "new_rounds": [round(r) for r in rates["new"]],
+                                  "ratio_of_medians": round(mid_new / mid_old, 3)}),
+                      flush=True)
         finally:
             subprocess.run(["git", "-C", str(new), "worktree", "remove", "--force", str(old)],
                            check=False, capture_output=True)
