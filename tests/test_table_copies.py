@@ -86,7 +86,8 @@ def test_a_dry_check_gives_place_entrys_verdict_and_changes_nothing(profile):
         before = _table_state(g, team)
         expected = mr.place_entry(g, *[a.copy() for a in before], *entry, 0)
         assert mr.fits_on_table(g, team, *entry) == expected, (trial, entry)
-        assert all((a == b).all() for a, b in zip(before, _table_state(g, team), strict=True)), trial
+        after = _table_state(g, team)
+        assert all((a == b).all() for a, b in zip(before, after, strict=True)), trial
         mr.table_to_plan(g, w, 0, team)
         assert mr.fits_in_plan(g, w, *entry) == expected, (trial, entry)
         assert all((w["plan_" + n] == b).all() for n, b in zip(TABLE, before, strict=True)), trial
