@@ -28,9 +28,10 @@ HOOK_TYPE = types.FunctionType(HOOK_SIGNATURE)
 
 
 def hook(func):
-    """A strategy hook: an ordinary compiled function (so the game loop can call a built-in
-    strategy directly, letting the compiler inline it), carrying ``.pointer``, the same code
-    compiled with ``HOOK_SIGNATURE`` as a first-class function value for every other call."""
+    """A strategy hook: an ordinary compiled function (so other compiled code may call it
+    directly), carrying ``.pointer``, the same code compiled with ``HOOK_SIGNATURE`` as a
+    first-class function value for the game loop. (The built-in heuristics' hooks wrap
+    ``(g, w, seat)`` functions, which the loop calls directly: ``strategies.builtin``.)"""
     direct = njit(cache=True)(func)
     direct.pointer = njit(HOOK_SIGNATURE, cache=True)(func)
     return direct

@@ -4,8 +4,9 @@ The hooks arrive as a tuple of function pointers (``sim.engine.hooktypes``), one
 kind and seat (index ``decision * MAX_SEATS + seat``), so this loop is compiled once whatever
 strategies play, and a new strategy compiles only itself. A call through a pointer cannot be
 inlined, which costs the built-in heuristics about 15% of their speed, so seats whose kernel is
-one of ``strategies.builtin.BUILTIN_KERNELS`` are called directly instead (``fast[seat]``,
-0: through the pointer); ``tests/test_play_paths.py`` proves both paths play the same games.
+one of ``strategies.builtin.BUILTIN_KERNELS`` are asked directly instead (``fast[seat]``,
+0: through the pointer), by the loop itself with no array argument in between (see
+``ask_next``); ``tests/test_play_paths.py`` proves both paths play the same games.
 In checked mode the loop also proves that no hook changed the game record.
 """
 
