@@ -209,46 +209,58 @@ def fits_in_plan(g, w, rank: int, nat: int, twos: int, jokers: int) -> int:
                   twos, jokers, 0, False)
 
 
-# Byte blocks of the table copies (sim.engine.bytecopy): a seat's held cards, a partnership's
-# table in the game record, and the plan and scratch copies in the work area.
+# Byte blocks of the table copies (sim.engine.bytecopy): a seat's held cards and a
+# partnership's table in the game record; in the work area, the plan and scratch copies, each
+# laid out as the table's four fields in the same order and sizes (checked here), so a copy
+# needs only where its meld block starts.
 _TABLE_FIELDS = ("meld", "books", "rank_books", "booked")
 for _name in _TABLE_FIELDS:
-    same_layout(GAME_DTYPE, _name, WORK_DTYPE, "plan_" + _name, True, False)
-    same_layout(GAME_DTYPE, _name, WORK_DTYPE, "tmp_" + _name, True, False)
-same_layout(GAME_DTYPE, "hand", WORK_DTYPE, "plan_hand", True, False)
-same_layout(GAME_DTYPE, "hand", WORK_DTYPE, "avail", True, False)
-HAND_AT, HAND_ROW = field_block(GAME_DTYPE, "hand", True)
-MELD_AT, MELD_ROW = field_block(GAME_DTYPE, "meld", True)
-BOOKS_AT, BOOKS_ROW = field_block(GAME_DTYPE, "books", True)
-RANK_BOOKS_AT, RANK_BOOKS_ROW = field_block(GAME_DTYPE, "rank_books", True)
-BOOKED_AT, BOOKED_ROW = field_block(GAME_DTYPE, "booked", True)
+    for _copy in ("plan_", "tmp_"):
+        same_layout(GAME_DTYPE, _name, WORK_DTYPE, _copy + _name, True, False)
+for _field in ("plan_hand", "avail"):
+    same_layout(GAME_DTYPE, "hand", WORK_DTYPE, _field, True, False)
+_GAME_AT = {name: field_block(GAME_DTYPE, name, True) for name in ("hand",) + _TABLE_FIELDS}
+HAND_AT, HAND_ROW = _GAME_AT["hand"]
+MELD_AT, MELD_ROW = _GAME_AT["meld"]
+BOOKS_AT, BOOKS_ROW = _GAME_AT["books"]
+RANK_BOOKS_AT, RANK_BOOKS_ROW = _GAME_AT["rank_books"]
+BOOKED_AT, BOOKED_ROW = _GAME_AT["booked"]
 PLAN_HAND_AT = field_block(WORK_DTYPE, "plan_hand", False)[0]
 AVAIL_AT = field_block(WORK_DTYPE, "avail", False)[0]
-PLAN_AT = {name: field_block(WORK_DTYPE, "plan_" + name, False)[0] for name in _TABLE_FIELDS}
-TMP_AT = {name: field_block(WORK_DTYPE, "tmp_" + name, False)[0] for name in _TABLE_FIELDS}
-PLAN_MELD_AT, PLAN_BOOKS_AT = PLAN_AT["meld"], PLAN_AT["books"]
-PLAN_RANK_BOOKS_AT, PLAN_BOOKED_AT = PLAN_AT["rank_books"], PLAN_AT["booked"]
-TMP_MELD_AT, TMP_BOOKS_AT = TMP_AT["meld"], TMP_AT["books"]
-TMP_RANK_BOOKS_AT, TMP_BOOKED_AT = TMP_AT["rank_books"], TMP_AT["booked"]
+PLAN_TABLE_AT = field_block(WORK_DTYPE, "plan_meld", False)[0]
+TMP_TABLE_AT = field_block(WORK_DTYPE, "tmp_meld", False)[0]
+for _copy, _start in (("plan_", PLAN_TABLE_AT), ("tmp_", TMP_TABLE_AT)):
+    _at = _start
+    for _name in _TABLE_FIELDS:
+        if field_block(WORK_DTYPE, _copy + _name, False)[0] != _at:
+            raise AssertionError(f"{_copy}{_name} does not follow the {_copy} table's layout")
+        _at += _GAME_AT[_name][1]
+
+
+@njit(inline="always")
+def _table_into(g, w, team: int, dest: int) -> None:
+    """The partnership's table into the work area's copy whose meld block starts at ``dest``."""
+    at = dest
+    copy_bytes(w, at, g, MELD_AT + team * MELD_ROW, MELD_ROW)
+    at += MELD_ROW
+    copy_bytes(w, at, g, BOOKS_AT + team * BOOKS_ROW, BOOKS_ROW)
+    at += BOOKS_ROW
+    copy_bytes(w, at, g, RANK_BOOKS_AT + team * RANK_BOOKS_ROW, RANK_BOOKS_ROW)
+    at += RANK_BOOKS_ROW
+    copy_bytes(w, at, g, BOOKED_AT + team * BOOKED_ROW, BOOKED_ROW)
 
 
 @njit(cache=True)
 def table_to_scratch(g, w, team: int) -> None:
     """The partnership's table into the scratch copy (``w.tmp_*``)."""
-    copy_bytes(w, TMP_MELD_AT, g, MELD_AT + team * MELD_ROW, MELD_ROW)
-    copy_bytes(w, TMP_BOOKS_AT, g, BOOKS_AT + team * BOOKS_ROW, BOOKS_ROW)
-    copy_bytes(w, TMP_RANK_BOOKS_AT, g, RANK_BOOKS_AT + team * RANK_BOOKS_ROW, RANK_BOOKS_ROW)
-    copy_bytes(w, TMP_BOOKED_AT, g, BOOKED_AT + team * BOOKED_ROW, BOOKED_ROW)
+    _table_into(g, w, team, TMP_TABLE_AT)
 
 
 @njit(cache=True)
 def table_to_plan(g, w, seat: int, team: int) -> None:
     """The seat's held cards and its partnership's table into the plan copy (``w.plan_*``)."""
     copy_bytes(w, PLAN_HAND_AT, g, HAND_AT + seat * HAND_ROW, HAND_ROW)
-    copy_bytes(w, PLAN_MELD_AT, g, MELD_AT + team * MELD_ROW, MELD_ROW)
-    copy_bytes(w, PLAN_BOOKS_AT, g, BOOKS_AT + team * BOOKS_ROW, BOOKS_ROW)
-    copy_bytes(w, PLAN_RANK_BOOKS_AT, g, RANK_BOOKS_AT + team * RANK_BOOKS_ROW, RANK_BOOKS_ROW)
-    copy_bytes(w, PLAN_BOOKED_AT, g, BOOKED_AT + team * BOOKED_ROW, BOOKED_ROW)
+    _table_into(g, w, team, PLAN_TABLE_AT)
 
 
 @njit(cache=True)
