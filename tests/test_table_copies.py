@@ -10,12 +10,13 @@ from sim.core.rules import MAX_SEATS, MAX_TEAMS, Rules
 from sim.engine import meldrules as mr
 from sim.engine.bytecopy import same_layout
 from sim.engine.layout import GAME_DTYPE, WORK_DTYPE, new_game
+from sim.engine.legal import team_of
 
 TABLE = ("meld", "books", "rank_books", "booked")
 
 
-def _random_game(seed: int):
-    g = new_game(Rules().packed())[0]
+def _random_game(seed: int, rules: Rules | None = None):
+    g = new_game((rules or Rules()).packed())[0]
     rng = np.random.default_rng(seed)
     for name in ("hand",) + TABLE:
         g[name][...] = rng.integers(0, 1000, size=g[name].shape)
@@ -29,15 +30,41 @@ def _work_with_sentinels():
     return w
 
 
+@pytest.mark.parametrize(("players", "partnerships"), [(4, 2), (6, 2), (6, 3)])
+def test_table_to_plan_copies_the_seat_and_its_partnership(players, partnerships):
+    """Every seat of a real partnership layout, its partnership as the engine assigns it
+    (``team_of``): seat 2 of four plays for partnership 0, so the seat's hand row and the
+    partnership's table rows differ and a copy that takes one index for the other is caught."""
+    rules = Rules(players=players, partnerships=partnerships)
+    swapped = 0
+    for seat in range(players):
+        g = _random_game(10 * players + seat, rules)
+        team = team_of(g, seat)
+        assert team == seat % partnerships
+        w = _work_with_sentinels()
+        mr.table_to_plan(g, w, seat, team)
+        assert (w["plan_hand"] == g["hand"][seat]).all(), ("hand", seat, team)
+        for name in TABLE:
+            assert (w["plan_" + name] == g[name][team]).all(), (name, seat, team)
+        assert (w["entries"] == -7).all() and (w["cand_prop"] == -9).all()
+        if seat != team:
+            # the rows a swap would copy hold other values (random, so this is a guard)
+            assert not (g["hand"][team] == g["hand"][seat]).all()
+            swapped += 1
+    assert swapped >= players - partnerships
+
+
 @pytest.mark.parametrize("seat", range(MAX_SEATS))
-def test_table_to_plan_copies_the_seat_and_its_partnership(seat):
-    g = _random_game(seat)
-    team = seat % MAX_TEAMS
+def test_table_to_plan_takes_seat_and_partnership_apart(seat):
+    """Every seat with a partnership index other than its own (the copy is given both and
+    must use each for its own rows), so no seat/partnership pair of the limits is left out."""
+    team = (seat + 1) % MAX_TEAMS
+    g = _random_game(50 + seat)
     w = _work_with_sentinels()
     mr.table_to_plan(g, w, seat, team)
-    assert (w["plan_hand"] == g["hand"][seat]).all()
+    assert (w["plan_hand"] == g["hand"][seat]).all(), ("hand", seat, team)
     for name in TABLE:
-        assert (w["plan_" + name] == g[name][team]).all(), name
+        assert (w["plan_" + name] == g[name][team]).all(), (name, seat, team)
     assert (w["entries"] == -7).all() and (w["cand_prop"] == -9).all()
 
 
@@ -48,8 +75,9 @@ def test_scratch_and_held_copies_come_from_the_game(team):
     mr.table_to_scratch(g, w, team)
     for name in TABLE:
         assert (w["tmp_" + name] == g[name][team]).all(), name
-    mr.hand_to_avail(g, w, team)
-    assert (w["avail"] == g["hand"][team]).all()
+    seat = (team + 1) % MAX_SEATS  # a seat index other than the partnership's
+    mr.hand_to_avail(g, w, seat)
+    assert (w["avail"] == g["hand"][seat]).all()
     assert (w["entries"] == -7).all() and (w["cand_prop"] == -9).all()
 
 
