@@ -4,15 +4,15 @@ without recomputing finished chunks, corrupted chunk files caught by checksum, -
 from __future__ import annotations
 
 import json
-import os
 import signal
 
 import numpy as np
 import pytest
 
-from analysis.summary import summarize, summary_from_aggregate
+from analysis.reports.summary import summarize, summary_from_aggregate
 from sim.play.api import play
 from sim.runs.aggregate import Aggregate
+from sim.runs.runner import INTERRUPT_AFTER, INTERRUPT_SIGNAL
 from sim.runs.storage import CorruptChunkError, Run, UntilCI, chunk_name
 from tests.runhelpers import (
     RULES,
@@ -24,7 +24,6 @@ from tests.runhelpers import (
     run_in,
     spec_for,
     start_cli,
-    wait_for_chunks,
 )
 
 GAMES = 600
@@ -73,39 +72,49 @@ def test_summary_only_keeps_aggregates_only(tmp_path, reference):
     assert run.aggregate() == full.aggregate()
 
 
+KILL_GAMES, KILL_CHUNK, KILL_AFTER = 2000, 200, 3
+
+
 @pytest.fixture(scope="module")
 def kill_reference(tmp_path_factory):
     path = tmp_path_factory.mktemp("kref") / "run"
-    run_in(path, spec_for(12_000, 200, seed=3), jobs=1)
+    run_in(path, spec_for(KILL_GAMES, KILL_CHUNK, seed=3), jobs=1)
     return records(path)
 
 
 @pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGKILL])
-def test_killed_run_resumes_to_identical_records(tmp_path, capsys, kill_reference, sig):
-    args = ["simulate", "--games", "12000", "--chunk-size", "200", "--seed", "3", "--team0",
-            "greedy", "--team1", "random", "--jobs", "2", "--out-dir", str(tmp_path),
-            "--name", "run", "--no-progress"]
+def test_killed_run_resumes_to_identical_records(tmp_path, capsys, kill_reference, sig,
+                                                 monkeypatch):
+    """Ctrl-C (SIGINT to the whole process group) or a crash (SIGKILL) right after the third
+    chunk is stored, then --resume: the same records, the finished chunks not rewritten. The
+    runner's test hook sends the signal at that chunk (``INTERRUPT_AFTER``), so the test stops
+    at the same point on any machine instead of racing the run."""
+    args = ["simulate", "--games", str(KILL_GAMES), "--chunk-size", str(KILL_CHUNK), "--seed",
+            "3", "--team0", "greedy", "--team1", "random", "--jobs", "2", "--out-dir",
+            str(tmp_path), "--name", "run", "--no-progress"]
     path = tmp_path / "run"
+    monkeypatch.setenv(INTERRUPT_AFTER, str(KILL_AFTER))
+    monkeypatch.setenv(INTERRUPT_SIGNAL, sig.name)
     proc = start_cli(*args, cwd=tmp_path)
-    wait_for_chunks(path, 3, proc)
-    os.killpg(proc.pid, sig)  # the whole process group, as Ctrl-C in a terminal or a crash
-    out, err = proc.communicate(timeout=60)
+    monkeypatch.delenv(INTERRUPT_AFTER)  # the resume below runs in this process
+    monkeypatch.delenv(INTERRUPT_SIGNAL)
+    out, err = proc.communicate(timeout=180)
     before = manifest(path)
-    assert before["status"] != "complete"
+    assert before["status"] != "complete", (before["status"], err)
     done = [c for c in before["chunks"] if c["status"] == "done"]
-    assert 3 <= len(done) < len(before["chunks"])
+    assert len(done) == KILL_AFTER < len(before["chunks"]), [c["index"] for c in done]
     if sig == signal.SIGINT:
         assert proc.returncode == 130, err
         assert before["status"] == "interrupted"
         assert "--resume" in err and "Traceback" not in err
     else:
-        assert proc.returncode == -signal.SIGKILL
+        assert proc.returncode == -signal.SIGKILL, err
     kept = {name: ids for name, ids in file_ids(path).items()
             if name in {chunk_name(c["index"]) for c in done}}
 
     code, out, err = cli(capsys, "simulate", "--resume", str(path), "--jobs", "2")
     assert code == 0, err
-    assert "12,000 games, 48,000 deals" in out
+    assert f"{KILL_GAMES:,} games, {4 * KILL_GAMES:,} deals" in out
     assert records(path).equals(kill_reference)
     after = file_ids(path)
     assert all(after[name] == ids for name, ids in kept.items())  # not rewritten

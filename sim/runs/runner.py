@@ -234,6 +234,32 @@ class _Interrupts(SignalHandlers):
 _SEEN = [0]  # SIGINT / SIGTERM received by any run of this process
 
 
+# A test hook: with HANDFOOT_TEST_INTERRUPT_AFTER_CHUNKS=k, the process signals itself right
+# after the k-th chunk it stores (counted over every run of the process, so a tuning study is
+# stopped part-way too), with HANDFOOT_TEST_INTERRUPT_SIGNAL (SIGINT unless set; SIGTERM, or
+# SIGKILL for a crash). The signal takes the path a real one takes: a process that leads its
+# process group (a job a terminal started) signals the whole group, workers included, as
+# Ctrl-C does; any other signals itself. So a test of Ctrl-C or of a crash stops at the same
+# chunk on any machine, instead of racing a clock.
+INTERRUPT_AFTER = "HANDFOOT_TEST_INTERRUPT_AFTER_CHUNKS"
+INTERRUPT_SIGNAL = "HANDFOOT_TEST_INTERRUPT_SIGNAL"
+_STORED = [0]  # chunks stored by any run of this process
+
+
+def _test_interrupt(run: Run) -> None:
+    """After each stored chunk: the hook above, when its variable is set."""
+    _STORED[0] += 1
+    after = os.environ.get(INTERRUPT_AFTER)
+    if not after or _STORED[0] != int(after):
+        return
+    sig = signal.Signals[os.environ.get(INTERRUPT_SIGNAL, "SIGINT")]
+    run.save(force=True)  # the manifest claims the k chunks (its saves are otherwise spaced)
+    if os.getpgrp() == os.getpid():
+        os.killpg(os.getpid(), sig)
+    else:
+        signal.raise_signal(sig)
+
+
 def signals_seen() -> int:
     """How many SIGINT / SIGTERM the runs of this process have received. A loop around many
     runs (tuning) compares it before and after each run: a KeyboardInterrupt raised by the
@@ -394,6 +420,7 @@ def execute(run: Run, backend: Backend, progress: bool = False, note=None) -> Ou
                     session["computed_chunks"] = computed
                     if until is not None:
                         until.advance()
+                    _test_interrupt(run)
                 bar.advance(result.games, until.width if until is not None else None)
         except BaseException as exc:
             if not (isinstance(exc, KeyboardInterrupt) or interrupts.received):
