@@ -109,15 +109,28 @@ SELF_TOLERANCE = Z_FALSE_ALARM * 0.5 / math.sqrt(SELF_GAMES)
 
 
 def test_the_self_comparison_tolerance_fails_at_45_percent():
-    assert 1700 < SELF_GAMES < 1900 and 0.028 < SELF_TOLERANCE < 0.031
-    sd_worse = math.sqrt(WORSE * (1 - WORSE) / SELF_GAMES)
-    assert 0.5 - SELF_TOLERANCE - WORSE >= Z_POWER * sd_worse
+    """The derivation above uses the normal approximation; here the binomial distribution of
+    partnership 0's wins out of SELF_GAMES gives the check's real error rates, summed over
+    every win count the check below accepts: a fair matchup fails about 1% of the time (a bit
+    over, from the counts being whole), one whose true share is 45% (or 55%) passes at most 5%
+    of the time. A wrong quantile, a dropped power term or a tolerance on the wrong scale
+    fails here. (Tied games count half a win; they are a few in ten thousand, ignored.)"""
+    from scipy.stats import binom
+
+    wins = np.arange(SELF_GAMES + 1)
+    accepted = wins[np.abs(wins / SELF_GAMES - 0.5) <= SELF_TOLERANCE]
+
+    def fails(share: float) -> float:
+        return 1.0 - float(binom.pmf(accepted, SELF_GAMES, share).sum())
+
+    assert fails(0.5) <= 0.011, fails(0.5)
+    assert fails(WORSE) >= 0.95 and fails(1 - WORSE) >= 0.95, (fails(WORSE), fails(1 - WORSE))
 
 
 def test_greedy_against_itself_is_even():
     """A strategy against itself: partnership 0's win share is within the derived tolerance
     of 50% (about 2.9 points; a share of 45% fails)."""
-    from analysis.summary import summarize
+    from analysis.reports.summary import summarize
 
     rec = run_games(RULES, MATCHUPS["greedy"], seed=77, n_games=SELF_GAMES, jobs=1,
                     chunk_size=SELF_GAMES, progress=False)

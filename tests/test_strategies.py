@@ -62,15 +62,44 @@ def test_knob_open_extra_waits_for_a_bigger_opening():
         assert bool(arr[0]["opened"][0]) is opens
 
 
-def test_knob_hold_wilds_keeps_wilds_out_of_melds():
-    hand = ["K"] * 4 + ["2", "2", "4", "5", "6", "7"]
-    for hold, melded_twos in ((0, 1), (1, 0)):
-        arr = position(hands={0: hand}, opened=(0,), books={0: (0, 0, 1)},
-                       **with_params(hold_wilds=hold))
-        meld(arr, 0)
-        assert 2 - arr[0]["hand"][0, KIND_INDEX["2"]] >= melded_twos
-        if hold:
-            assert arr[0]["hand"][0, KIND_INDEX["2"]] >= 1
+HOLD_HAND = ["K"] * 4 + ["Q"] * 4 + ["2", "2", "JK", "4", "5", "6", "7"]
+
+
+def held_wilds(hold: int, hand: list[str] = HOLD_HAND, **where) -> tuple[int, int, bool]:
+    """(twos, jokers) left in seat 0's hand after its meld decision with ``hold_wilds =
+    hold``, and whether it is on the Foot. Books complete freely (``books_before_partner =
+    1``), so without a hold the wilds go down into melds."""
+    where = {"opened": (0,), "books": {0: (0, 0, 1)}, **where}
+    arr = position(hands={0: hand}, **where,
+                   **with_params(hold_wilds=hold, books_before_partner=1))
+    meld(arr, 0)
+    kept = arr[0]["hand"][0]
+    return int(kept[KIND_INDEX["2"]]), int(kept[KIND_INDEX["JK"]]), bool(arr[0]["on_foot"][0])
+
+
+def test_knob_hold_wilds_keeps_that_many_wilds_back_twos_first():
+    """On the Hand, opened, the wild book made: without a hold all three wilds (2 2 JK) go
+    down; ``hold_wilds = h`` keeps exactly h of them back (all it has when h is more), twos
+    before the joker (a joker left in hand costs 50). A player that melds its wilds anyway,
+    keeps the wrong ones or keeps too many fails here."""
+    assert held_wilds(0) == (0, 0, False)  # there is something to hold back
+    for hold, kept in ((1, (1, 0)), (2, (2, 0)), (3, (2, 1))):
+        assert held_wilds(hold)[:2] == kept, hold
+
+
+@pytest.mark.parametrize("where, hand", [
+    ({"on_foot": (0,)}, HOLD_HAND),  # on the Foot: nothing left to hold for
+    ({"books": {0: (0, 0, 0)}}, HOLD_HAND),  # the wild book still to make
+    ({"opened": (), "books": {0: (0, 0, 0)}}, HOLD_HAND),  # never keeps it from opening
+    ({}, ["K", "K", "K", "2"]),  # the held wild takes the last cards down, into the Foot
+], ids=["on-the-foot", "before-the-wild-book", "before-opening", "melds-into-the-foot"])
+def test_knob_hold_wilds_does_not_hold_where_holding_would_not_pay(where, hand):
+    """Where the tactician's hold does not apply, every hold plays as hold 0, and hold 0 melds
+    wilds there (so a hold applied anyway would show)."""
+    free = held_wilds(0, hand, **where)
+    assert free[0] + free[1] < sum(c in ("2", "JK") for c in hand)
+    for hold in (1, 2, 3):
+        assert held_wilds(hold, hand, **where) == free, hold
 
 
 def test_knob_books_before_partner_leaves_books_one_short():
@@ -145,4 +174,25 @@ def test_strategy_files(tmp_path):
         path.write_text(text + "\n")
         with pytest.raises(StrategyError, match=says):
             load(str(path))
-    assert set(REGISTRY) >= {"random", "greedy", "tactician", "cautious"}
+
+
+@pytest.mark.parametrize("name", list(REGISTRY))
+def test_every_registered_strategy_is_a_whole_strategy(name, tmp_path):
+    """A registered name is taken as it is (``load`` checks only files), so its entry is
+    checked here: its kernel has the five compiled hooks, it sets exactly its kernel's
+    parameters, each inside its range, and a strategy file on it (``base = name``) is the same
+    strategy. (Every one plays checked games in tests/test_no_cheating.py, and ``handfoot
+    strategies list`` lists them in tests/test_cli_strategies.py.)"""
+    from strategies.kernels import hooks_of
+    from strategies.registry import check_param
+
+    info = load(name)
+    assert info is REGISTRY[name] and info.base == name
+    assert len(hooks_of(info)) == 5
+    assert sorted(info.params) == sorted(p.name for p in info.param_specs), info.params
+    for key, value in info.params.items():
+        assert check_param(name, info.param_specs, key, value) == value, key
+    path = tmp_path / f"{name}.toml"
+    path.write_text(f'base = "{name}"\n')
+    from_file = load(str(path))
+    assert (from_file.kernel, from_file.params) == (info.kernel, info.params)
