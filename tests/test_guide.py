@@ -97,10 +97,22 @@ def test_advice_that_plays_identically_under_the_rules_is_skipped_with_its_reaso
                               "black3", "keep-pairs", "discard-safety"} == {i.key for i in items}
 
 
-def test_the_baseline_is_tuned_where_a_tuned_file_exists(monkeypatch):
-    monkeypatch.setattr(guide, "tuned_profiles", lambda: ["eleven"])
-    assert guide.default_baseline("eleven")[0] == "tuned"
-    assert guide.default_baseline("standard")[0] == "cautious"
+def test_the_baseline_is_tuned_for_every_profile_and_cautious_for_a_rule_file(tmp_path):
+    """Every named profile ships a tuned file, so the guide measures against ``tuned`` there;
+    the fallback is met by a rule file that matches no profile (no tuned player exists for
+    it), and a rule file equal to a profile is that profile."""
+    from sim.core.profiles import PROFILES
+
+    for profile in PROFILES:
+        assert guide.plan(profile, None, tmp_path / profile).baseline == "tuned", profile
+    house = tmp_path / "house.toml"
+    house.write_text('base = "standard"\ngoing_out_bonus = 250\n')
+    plan = guide.plan(str(house), None, tmp_path / "house")
+    assert plan.profile.startswith("custom") and plan.baseline == "cautious"
+    assert plan.baseline_info.params == CAUTIOUS and "a rule file has no tuned file" in plan.why
+    same = tmp_path / "same.toml"
+    same.write_text('base = "standard"\n')
+    assert guide.plan(str(same), None, tmp_path / "same").baseline == "tuned"
 
 
 def test_not_blocking_still_discards_black_threes_as_low_cards():
