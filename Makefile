@@ -43,7 +43,8 @@ lint: $(STAMP)
 clean:
 	rm -rf $(HOME)/.cache/handfoot .pytest_cache build *.egg-info
 
-# Analysis and reports (sim/cli_analysis.py, analysis/).
+# Analysis and reports (the commands: sim/cli/analysis.py, guide.py, study.py; the code:
+# analysis/statistics, analysis/experiments, analysis/reports).
 .PHONY: ask-hold-wild render-report bench-analysis
 NAME ?= hold-wild
 
@@ -51,7 +52,7 @@ ask-hold-wild: $(STAMP)  # answers "is holding a wild worth it?"; writes reports
 	$(VENV)/bin/handfoot ask hold-wild
 
 render-report: $(STAMP)  # reports/$(NAME)/index.html -> index.png in headless Chromium
-	$(PY) -m analysis.render $(NAME)
+	$(PY) -m analysis.reports.render $(NAME)
 
 bench-analysis: $(STAMP)  # peak memory of analysing a 10,000,000-deal run (JSON line)
 	$(PY) -m analysis.bench_analysis

@@ -1,1 +1,3 @@
-"""Statistics and summaries over simulated deal records."""
+"""Analysis of simulated runs, in three layers, each importing only those below it:
+``reports`` (report kinds and the report machinery) > ``experiments`` (what plays games) >
+``statistics`` (estimates with their intervals). ``bench_analysis`` measures the whole."""

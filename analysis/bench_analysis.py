@@ -25,7 +25,8 @@ DEFAULT_GAMES = 2_500_000
 
 def generate(path: Path, games: int, jobs: int) -> None:
     """The run to analyse, played unless a finished one is already there."""
-    from analysis.playing import Pairing, Side, ensure_run, run_spec
+    from analysis.experiments.pairings import Pairing, Side
+    from analysis.experiments.playing import ensure_run, run_spec
 
     pairing = Pairing(key="bench", a=Side("tactician", "tactician"), b=Side("greedy", "greedy"),
                       rules="standard", group="standard")
@@ -35,9 +36,9 @@ def generate(path: Path, games: int, jobs: int) -> None:
 
 def analyse(path: Path, out: Path) -> dict:
     """The whole compare pipeline on ``path`` read as both orientations; peak RSS after."""
-    from analysis import paired
-    from analysis.playing import Pairing, PairRuns, Side
-    from analysis.report import build_and_write
+    from analysis.experiments.pairings import Pairing, PairRuns, Side
+    from analysis.reports.build import build_and_write
+    from analysis.statistics import paired
     from sim.runs.storage import Run
 
     run = Run.open(path)

@@ -10,8 +10,8 @@ import numpy as np
 import pytest
 from scipy import stats
 
-from analysis.stats import wilson_interval
-from analysis.summary import summarize, summary_from_aggregate
+from analysis.reports.summary import summarize, summary_from_aggregate
+from analysis.statistics.intervals import wilson_interval
 from sim.core.rules import Rules
 from sim.play.api import play, seats_for_teams
 from sim.runs.aggregate import Aggregate, aggregate_records, merge_all

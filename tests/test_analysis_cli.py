@@ -9,9 +9,10 @@ import json
 import polars as pl
 import pytest
 
-from analysis import until
-from analysis.paired import analyse_pair
-from analysis.playing import Pairing, Side, ensure_run, grow_run, run_spec
+from analysis.experiments import until
+from analysis.experiments.pairings import Pairing, Side
+from analysis.experiments.playing import ensure_run, grow_run, run_spec
+from analysis.statistics.paired import analyse_pair
 from sim.runs.runner import simulate_to
 from sim.runs.storage import Run
 from tests.runhelpers import cli

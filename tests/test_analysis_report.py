@@ -166,7 +166,7 @@ def test_sweep_and_rules_compare_tables(reports):
 
 
 def test_ask_hold_wild_prints_a_verdict_built_from_its_table(reports):
-    from analysis.holdwild import PROFILES
+    from analysis.reports.hold_wild import PROFILES
 
     out = reports["out"]["ask"]
     table = pl.read_csv(reports["hold-wild"] / "results.csv")
@@ -183,7 +183,7 @@ def test_ask_hold_wild_prints_a_verdict_built_from_its_table(reports):
 
 
 def test_ask_hold_wild_names_the_player_of_each_rule_set(reports):
-    from analysis.holdwild import PROFILES, baseline
+    from analysis.reports.hold_wild import PROFILES, baseline
     from sim.core.profiles import load_rules
 
     out = reports["out"]["ask"]
@@ -240,7 +240,7 @@ def test_compare_prints_wilson_paired_difference_and_p(reports):
 
 
 def test_render_skips_clearly_without_chromium(reports, monkeypatch, capsys):
-    from analysis import render
+    from analysis.reports import render
 
     monkeypatch.setattr(render, "find_browser", lambda: None)
     code = render.main(["cmp", "--reports-dir", str(reports["root"] / "reports")])
@@ -251,7 +251,7 @@ def test_render_skips_clearly_without_chromium(reports, monkeypatch, capsys):
 def _browser() -> str:
     """Chromium, or a skip; in CI (env CI set) a missing browser fails the test: .ci/run
     installs it from the distribution's packages."""
-    from analysis import render
+    from analysis.reports import render
 
     browser = render.find_browser()
     if browser is None:
@@ -265,7 +265,7 @@ def _browser() -> str:
 def test_render_writes_a_screenshot_where_chromium_exists(reports):
     """In a real browser every figure of every report loads (the page marks each <img> loaded
     or failed, with its natural width), and the page renders to a screenshot."""
-    from analysis import render
+    from analysis.reports import render
 
     browser = _browser()
     for name in NAMES:
@@ -279,7 +279,7 @@ def test_render_writes_a_screenshot_where_chromium_exists(reports):
 
 
 def test_the_browser_check_sees_a_figure_that_does_not_load(reports, tmp_path):
-    from analysis import render
+    from analysis.reports import render
 
     browser = _browser()
     page = tmp_path / "cmp"

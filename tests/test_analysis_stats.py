@@ -13,8 +13,7 @@ from scipy import stats
 from statsmodels.stats.multitest import multipletests
 from statsmodels.stats.proportion import proportion_confint
 
-from analysis.paired import PairingError, differences, paired_result, rotated
-from analysis.stats import (
+from analysis.statistics.intervals import (
     clustered_wilson,
     hist_quantile_interval,
     holm,
@@ -22,6 +21,7 @@ from analysis.stats import (
     mean_from_sums,
     wilson_interval,
 )
+from analysis.statistics.paired import PairingError, differences, paired_result, rotated
 
 
 @pytest.mark.parametrize("k, n", [(0, 10), (3, 10), (81, 263), (500, 1000), (999, 1000),

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import polars as pl
 
-from analysis.fmt import pct, pts
-from analysis.verdict import call, verdict
+from analysis.reports.fmt import pct, pts
+from analysis.reports.verdict import call, verdict
 
 
 def _results(effects: dict[tuple[str, int], float], games: int = 5000,

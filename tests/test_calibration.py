@@ -3,10 +3,11 @@
 
 Games are played in-process with ``sim.play.api.play`` (a game is identified by its seed and
 index, so disjoint index ranges of one seed are independent comparisons) and every comparison
-goes through the functions ``compare`` reads its runs with: ``analysis.frames.games_of`` (the
-per-game table ``game_table`` reads from a run folder), ``analysis.paired.rotated`` (every
-seating of a shuffle in one row) and ``analysis.paired.paired_result`` (clustered Wilson
-interval of the win rate, t-intervals of the margin and the mean rank, the paired t-test).
+goes through the functions ``compare`` reads its runs with:
+``analysis.statistics.frames.games_of`` (the per-game table ``game_table`` reads from a run
+folder), ``analysis.statistics.paired.rotated`` (every seating of a shuffle in one row) and
+``analysis.statistics.paired.paired_result`` (clustered Wilson interval of the win rate,
+t-intervals of the margin and the mean rank, the paired t-test).
 Nothing here computes an interval or a p-value of its own.
 
 Sizes: ``make conformance`` (HANDFOOT_LONG_CHECKS=1) plays 200 small comparisons per check;
@@ -25,8 +26,8 @@ import polars as pl
 import pytest
 from scipy import stats
 
-from analysis.frames import games_of
-from analysis.paired import PairedResult, paired_result, rotated
+from analysis.statistics.frames import games_of
+from analysis.statistics.paired import PairedResult, paired_result, rotated
 from sim.core.profiles import explained_rules_from_mapping
 from sim.core.records import flatten
 from sim.core.rules import Rules

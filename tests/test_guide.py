@@ -11,7 +11,7 @@ import json
 import polars as pl
 import pytest
 
-from analysis import guide
+from analysis.reports import guide
 from sim.core.cards import KIND_INDEX
 from sim.core.profiles import get_profile
 from sim.engine.layout import D_DISCARD

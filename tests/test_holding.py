@@ -1,6 +1,8 @@
-"""Holding a wild, decision by decision (analysis.holding): constructed positions where holding
-clearly pays and clearly costs are ranked the right way by the analysis, and the words of the
-decision-level verdict and of the curve's explanation are generated from the numbers."""
+"""Holding a wild, decision by decision (analysis.experiments.holding plays the positions,
+analysis.statistics.holding measures them, analysis.reports.hold_wild words them): constructed
+positions where holding clearly pays and clearly costs are ranked the right way by the
+analysis, and the words of the decision-level verdict and of the curve's explanation are
+generated from the numbers."""
 
 from __future__ import annotations
 
@@ -9,7 +11,10 @@ from collections import Counter
 import numpy as np
 import pytest
 
-from analysis import holding
+from analysis.experiments import holding as experiment
+from analysis.reports import hold_wild
+from analysis.statistics import holding
+from analysis.statistics.intervals import clustered_mean
 from sim.core.cards import deck_counts
 from sim.core.rules import Rules
 from sim.play import branching as br
@@ -86,8 +91,8 @@ def test_holding_ranks_a_position_where_it_pays_above_one_where_it_costs():
       next turn with every book made; holding the 2 keeps it on the Hand. Holding clearly
       costs.
     """
-    pays = holding.position_value(late_in_deal(["7", "7", "9", "2"]), "cautious", worlds=400)
-    costs = holding.position_value(late_in_deal(["9", "2", "K"]), "cautious", worlds=400)
+    pays = experiment.position_value(late_in_deal(["7", "7", "9", "2"]), "cautious", worlds=400)
+    costs = experiment.position_value(late_in_deal(["9", "2", "K"]), "cautious", worlds=400)
     assert pays.positions == costs.positions == 400
     assert pays.low > 0, pays
     assert costs.high < 0, costs
@@ -96,7 +101,7 @@ def test_holding_ranks_a_position_where_it_pays_above_one_where_it_costs():
 
 def test_a_position_without_a_wild_to_meld_is_refused():
     with pytest.raises(PositionError, match="melds no wild"):
-        holding.position_value(late_in_deal(["7", "7", "9", "K"]), "cautious", worlds=8)
+        experiment.position_value(late_in_deal(["7", "7", "9", "K"]), "cautious", worlds=8)
 
 
 def _rows(n: int, rng: np.random.Generator, **fixed: float) -> np.ndarray:
@@ -123,7 +128,7 @@ def test_the_verdict_says_where_holding_pays_and_where_it_costs():
     by = {e.group: e for e in found}
     assert by["on the Foot"].low > 100 and by["on the Hand"].high < -50
     assert by["all"].positions == 6000
-    text = holding.verdict(found, "cautious", "standard")[0]
+    text = hold_wild.decisions_verdict(found, "cautious", "standard")[0]
     assert text.startswith("Decision by decision under standard (cautious): ")
     pays = text.split("Holding pays in these situations: ")[1].split(". It costs")[0]
     costs = text.split("It costs most in these: ")[1]
@@ -139,7 +144,7 @@ def test_intervals_are_clustered_by_game():
     rng = np.random.default_rng(2)
     games = np.repeat(np.arange(200), 20)
     values = np.repeat(rng.normal(0, 100, 200), 20) + rng.normal(0, 10, len(games))
-    mean, low, high = holding.clustered_mean(values, games)
+    mean, low, high = clustered_mean(values, games)
     naive = 1.96 * values.std(ddof=1) / np.sqrt(len(values))
     assert high - low > 3 * 2 * naive
     assert low < mean < high
@@ -159,11 +164,11 @@ def test_the_curve_is_explained_from_the_numbers():
         return [{"value": str(v), "diff_deal": d} for v, d in zip((1, 2, 3), diffs,
                                                                   strict=True)]
 
-    agrees = holding.curve(c, game(-120, -100, -90))
+    agrees = hold_wild.curve(c, game(-120, -100, -90))
     assert "holding 1 -120, holding 2 -100, holding 3 -90" in agrees
     assert "holding more wilds back costs less, not more" in agrees
     assert "6,000 decisions" in agrees and "1.50 decisions per deal" in agrees
     assert "So holding more should cost less than holding 1, as the curve shows." in agrees
-    opposite = holding.curve(c, game(-90, -100, -120))
+    opposite = hold_wild.curve(c, game(-90, -100, -120))
     assert "each wild more held back costs more" in opposite
     assert "the curve shows the opposite (holding 3 minus holding 1: -30 points" in opposite

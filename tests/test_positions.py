@@ -9,7 +9,7 @@ import json
 import numpy as np
 import pytest
 
-from analysis.positions import analyze
+from analysis.experiments.positions import analyze
 from sim.core.profiles import PROFILES
 from sim.core.rules import replace
 from sim.engine.layout import S_DECIDER

@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 import statsmodels.api as sm
 
-from analysis.ratings import ELO, fit_ratings
+from analysis.statistics.ratings import ELO, fit_ratings
 
 TRUE = {"random": -150.0, "greedy": 0.0, "cautious": 40.0, "holder": 90.0, "tactician": 160.0}
 ROUND_ROBIN = [(a, b) for i, a in enumerate(TRUE) for b in list(TRUE)[i + 1:]]

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from analysis.summary import game_totals, summarize
+from analysis.reports.summary import game_totals, summarize
 from sim.engine.layout import S_OUT_SEAT
 from sim.engine.reasons import E_UNDER_MINIMUM, OK
 from sim.engine.scoring import N_PARTS, P_BOOKS, P_LEFT, P_MELDED, P_OUT, P_RED3, score_parts

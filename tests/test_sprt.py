@@ -15,8 +15,8 @@ import numpy as np
 import pytest
 from scipy import optimize
 
-import analysis.sprt as sprt_module
-from analysis.sprt import Sprt, SprtSpec, llr, llr_mle, llr_normal, pair_scores
+import analysis.statistics.sprt as sprt_module
+from analysis.statistics.sprt import Sprt, SprtSpec, llr, llr_mle, llr_normal, pair_scores
 
 PENTA_VALUES = np.array([0.0, 0.25, 0.5, 0.75, 1.0])  # LL, LT, WL or TT, WT, WW
 PENTA_BASE = np.array([0.18, 0.02, 0.60, 0.02, 0.18])

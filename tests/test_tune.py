@@ -14,8 +14,9 @@ from pathlib import Path
 import polars as pl
 import pytest
 
-from analysis.playing import rules_and_profile
-from analysis.tune import TuneSettings, read_trials, run_study
+from analysis.experiments.pairings import rules_and_profile
+from analysis.experiments.tune import run_study
+from analysis.experiments.tune_study import TuneSettings, read_trials
 from tests.runhelpers import cli, start_cli
 
 KNOBS = ("hold_wilds", "black3_block", "go_out", "min_pile")

@@ -3,69 +3,22 @@
 Each command plans paired comparisons, plays (or reuses) their run folders under
 ``runs/<report name>/``, analyses them lazily with polars, prints the answer and, with
 ``--report NAME``, writes ``reports/NAME/`` (index.html, summary.md, PNG figures, CSV tables,
-manifest.json). User mistakes are one line and exit code 2 (sim.cli.errors); the commands are
-registered on ``handfoot`` or run alone as ``python -m sim.cli.analysis``.
+manifest.json) through sim.cli.common; ``report`` rebuilds any kind of analysis.reports.kinds.
+User mistakes are one line and exit code 2 (sim.cli.errors); the commands are registered on
+``handfoot`` or run alone as ``python -m sim.cli.analysis``.
 """
 
 from __future__ import annotations
 
 import sys
-from datetime import datetime
 from pathlib import Path
 
 import click
 
+from analysis.reports import kinds
+from sim.cli.common import check_common, finish, note, runs_root
 from sim.cli.errors import UserError, run_group, user_errors
-from sim.cli.options import (
-    allow_oracle_option,
-    analysis_options,
-    check_games,
-    check_jobs,
-    check_report_name,
-    check_seed,
-    rules_option,
-)
-
-
-def _note(message: str) -> None:
-    click.echo(f"handfoot: {message}", err=True)
-
-
-def _check(games: int, seed: int, jobs: int, name: str | None) -> None:
-    check_games(games, least=2)
-    check_seed(seed)
-    check_jobs(jobs)
-    check_report_name(name)
-
-
-def _root(runs_dir: Path, command: str, name: str | None) -> Path:
-    """runs/<report name>/, or runs/<command>-<timestamp>/ without a report."""
-    if name is not None:
-        return runs_dir / name
-    base = f"{command}-{datetime.now():%Y%m%d-%H%M%S}"
-    path, n = runs_dir / base, 1
-    while path.exists():
-        n += 1
-        path = runs_dir / f"{base}-{n}"
-    return path
-
-
-def _finish(kind: str, pairs, params: dict, name: str | None, reports_dir: Path,
-            root: Path, extra: tuple[str, ...] = ()) -> None:
-    """Analyse, write the report when named, print the answer."""
-    from analysis.report import build_and_write, builders
-
-    if name is not None:
-        content, path = build_and_write(kind, pairs, params, reports_dir, name)
-    else:
-        content, path = builders()[kind](pairs, params, None), None
-    click.echo(content.terminal())
-    click.echo("")
-    for line in extra:
-        click.echo(line)
-    click.echo(f"runs: {root}/ ({sum(p.seatings for p in pairs)} run folders)")
-    if path is not None:
-        click.echo(f"report: {path / 'index.html'}")
+from sim.cli.options import allow_oracle_option, analysis_options, rules_option
 
 
 @click.command(epilog="Examples: handfoot compare tactician greedy --games 5000 --report tg;  "
@@ -105,8 +58,9 @@ def compare(a: str, b: str, rules_spec: str, until_ci: float | None, metric: str
     mean rank with more than two seatings, and the p-value of a paired t-test. A and B are
     strategy names or strategy files (TOML).
     """
-    from analysis import compare as cmp
-    from analysis.playing import play_pairs, side
+    from analysis.experiments.pairings import side
+    from analysis.experiments.playing import play_pairs
+    from analysis.reports import compare as cmp
 
     src = click.get_current_context().get_parameter_source("games")
     given = src == click.core.ParameterSource.COMMANDLINE
@@ -114,25 +68,25 @@ def compare(a: str, b: str, rules_spec: str, until_ci: float | None, metric: str
         raise UserError("give either --until-ci or --sprt, not both")
     most = games if given or (until_ci is None and sprt_bounds is None) else \
         (1_000_000 if until_ci is not None else 200_000)
-    _check(most, seed, jobs, report_name)
+    check_common(most, seed, jobs, report_name)
     with user_errors():
         if sprt_bounds is not None:
-            from analysis.sequential import parse_bounds
+            from analysis.experiments.sequential import parse_bounds
 
             low, high = parse_bounds(sprt_bounds)
-        root = _root(runs_dir, "compare", report_name)
+        root = runs_root(runs_dir, "compare", report_name)
         folder = root / "strategies"
         pairing = cmp.plan(side(a, folder, allow_oracle=allow_oracle),
                            side(b, folder, allow_oracle=allow_oracle), rules_spec)
         params: dict = {"a": a, "b": b, "rules": rules_spec, "seed": seed}
         extra: tuple[str, ...] = ()
         if until_ci is not None:
-            from analysis.until import play_until
+            from analysis.experiments.until import play_until
 
             if not until_ci > 0:
                 raise UserError(f"--until-ci must be a positive width (got {until_ci:g})")
             outcome = play_until(pairing, root, seed, until_ci, metric, most, jobs=jobs,
-                                 rerun=rerun, progress=progress, note=_note)
+                                 rerun=rerun, progress=progress, note=note)
             pairs = [outcome.runs]
             what = "A's win rate" if metric == "win-rate" else "the score difference per game"
             params["until"] = (
@@ -143,12 +97,12 @@ def compare(a: str, b: str, rules_spec: str, until_ci: float | None, metric: str
                    f"{outcome.result.games:,} games per seating"))
             extra = (f"until-ci: {params['until']}",)
         elif sprt_bounds is not None:
-            from analysis.playing import seatings
-            from analysis.sequential import make_spec, play_sprt
+            from analysis.experiments.pairings import seatings
+            from analysis.experiments.sequential import make_spec, play_sprt
 
             make_spec(low, high, seatings(pairing), alpha, beta)  # refuse bad bounds first
             outcome = play_sprt(pairing, root, seed, low, high, most, alpha=alpha, beta=beta,
-                                jobs=jobs, rerun=rerun, progress=progress, note=_note)
+                                jobs=jobs, rerun=rerun, progress=progress, note=note)
             pairs = [outcome.runs]
             params.update(sprt=outcome.summary(), sprt_llr=outcome.sprt.llr,
                           sprt_decision=outcome.sprt.decision,
@@ -156,9 +110,9 @@ def compare(a: str, b: str, rules_spec: str, until_ci: float | None, metric: str
                           sprt_bounds=[low, high], alpha=alpha, beta=beta)
         else:
             pairs = play_pairs([pairing], root, seed, games, jobs=jobs, rerun=rerun,
-                               progress=progress, note=_note)
+                               progress=progress, note=note)
         params["games"] = _games_played(pairs[0])
-        _finish("compare", pairs, params, report_name, reports_dir, root, extra=extra)
+        finish("compare", pairs, params, report_name, reports_dir, root, extra=extra)
 
 
 def _games_played(pair) -> int:
@@ -186,20 +140,20 @@ def sweep(strategy: str, param_text: str, against: str | None, rules_spec: str,
     Prints a table of win rates and score differences with 95% intervals and p-values
     corrected for the number of values (Holm); the report adds a plot with error bars.
     """
-    from analysis import sweep as sw
-    from analysis.playing import play_pairs
+    from analysis.experiments.playing import play_pairs
+    from analysis.reports import sweep as sw
 
-    _check(games, seed, jobs, report_name)
+    check_common(games, seed, jobs, report_name)
     with user_errors():
         param, values = sw.parse_param(param_text, strategy)
-        root = _root(runs_dir, "sweep", report_name)
+        root = runs_root(runs_dir, "sweep", report_name)
         pairings = sw.plan(strategy, param, values, against, rules_spec, root / "strategies",
                            allow_oracle=allow_oracle)
         pairs = play_pairs(pairings, root, seed, games, jobs=jobs, rerun=rerun,
-                           progress=progress, note=_note)
+                           progress=progress, note=note)
         params = {"strategy": strategy, "param": param, "values": values, "against": against,
                   "rules": rules_spec, "seed": seed, "games": games}
-        _finish("sweep", pairs, params, report_name, reports_dir, root)
+        finish("sweep", pairs, params, report_name, reports_dir, root)
 
 
 @click.command("rules-compare", epilog="Example: handfoot rules-compare standard eleven "
@@ -218,35 +172,40 @@ def rules_compare(profiles: tuple[str, ...], strong: str, weak: str, allow_oracl
     and books per deal, the winner's margin, and how often the stronger of two strategies
     wins (how much skill the rules reward), each with a 95% interval. Any profile or rule
     file, in partnerships or individual play (2-6 players)."""
-    from analysis import variants
-    from analysis.playing import play_pairs, side
+    from analysis.experiments.pairings import side
+    from analysis.experiments.playing import play_pairs
+    from analysis.reports import rules_compare
 
-    _check(games, seed, jobs, report_name)
+    check_common(games, seed, jobs, report_name)
     with user_errors():
-        root = _root(runs_dir, "rules-compare", report_name)
+        root = runs_root(runs_dir, "rules-compare", report_name)
         folder = root / "strategies"
-        pairings = variants.plan(profiles, side(strong, folder, allow_oracle=allow_oracle),
+        pairings = rules_compare.plan(profiles, side(strong, folder, allow_oracle=allow_oracle),
                                  side(weak, folder, allow_oracle=allow_oracle))
         pairs = play_pairs(pairings, root, seed, games, jobs=jobs, rerun=rerun,
-                           progress=progress, note=_note)
+                           progress=progress, note=note)
         params = {"profiles": list(profiles), "strong": strong, "weak": weak, "seed": seed,
                   "games": games}
-        _finish("rules-compare", pairs, params, report_name, reports_dir, root)
+        finish("rules-compare", pairs, params, report_name, reports_dir, root)
 
 
-@click.command(epilog="Example: handfoot report hold-wild")
+REPORT_HELP = f"""Rebuild the report NAME from the runs its manifest names, without playing a
+game.
+
+Reports are made by {kinds.commands()} (the kinds of analysis.reports.kinds); this command
+reads the same run folders again (checking every chunk's sha256) and writes reports/NAME/ anew:
+index.html, summary.md, the PNG figures, the CSV tables and manifest.json. It loads no compiled
+code.
+"""
+
+
+@click.command(epilog="Example: handfoot report hold-wild", help=REPORT_HELP)
 @click.argument("name")
 @click.option("--reports-dir", type=click.Path(path_type=Path), default=Path("reports"),
               show_default=True, help="Folder that holds reports.")
 def report(name: str, reports_dir: Path) -> None:
-    """Rebuild the report NAME from the runs its manifest names, without playing a game.
-
-    Reports are made by compare, sweep, rules-compare and ask with --report NAME (ask
-    hold-wild writes reports/hold-wild/ by default); this command reads the same run folders
-    again (checking every chunk's sha256) and writes reports/NAME/ anew: index.html,
-    summary.md, the PNG figures, the CSV tables and manifest.json.
-    """
-    from analysis.report import rebuild
+    """Rebuild a report from its manifest (the help text lists the kinds, from their table)."""
+    from analysis.reports.build import rebuild
 
     with user_errors():
         content, path = rebuild(reports_dir, name)
@@ -282,29 +241,30 @@ def hold_wild(profiles: tuple[str, ...], positions: int | None, games: int, seed
     The default (6,000 shuffles per seating of each of 18 comparisons: 48 runs, 1.2 million
     deals, and 25,000 branched positions per rule set) takes a few minutes on 2 cores.
     """
-    from analysis import holdwild
-    from analysis.playing import play_pairs
+    from analysis.experiments.holding import collect_positions
+    from analysis.experiments.playing import play_pairs
+    from analysis.reports import hold_wild
 
     name = report_name or "hold-wild"
-    _check(games, seed, jobs, name)
-    count = holdwild.POSITIONS if positions is None else positions
+    check_common(games, seed, jobs, name)
+    count = hold_wild.POSITIONS if positions is None else positions
     if count < 0:
         raise UserError(f"--positions must be 0 or more (got {count})")
     with user_errors():
-        root = _root(runs_dir, "ask", name)
-        chosen = list(profiles) or list(holdwild.PROFILES)
-        pairings = holdwild.plan(chosen, holdwild.VALUES, root / "strategies")
+        root = runs_root(runs_dir, "ask", name)
+        chosen = list(profiles) or list(hold_wild.PROFILES)
+        pairings = hold_wild.plan(chosen, hold_wild.VALUES, root / "strategies")
         pairs = play_pairs(pairings, root, seed, games, jobs=jobs, rerun=rerun,
-                           progress=progress, note=_note)
-        params = {"profiles": chosen, "values": list(holdwild.VALUES), "seed": seed,
+                           progress=progress, note=note)
+        params = {"profiles": chosen, "values": list(hold_wild.VALUES), "seed": seed,
                   "games": games, "positions": count,
-                  "players": {p.pairing.group: holdwild.player_of(p.pairing) for p in pairs}}
+                  "players": hold_wild.players(pairs)}
         if count:
             if progress or (progress is None and sys.stderr.isatty()):
                 click.echo(f"branching {count:,} decisions per rule set ...", err=True)
-            params["holding"] = holdwild.collect_positions(pairs, root / "holding", count,
-                                                           seed, jobs=jobs, rerun=rerun)
-        _finish("hold-wild", pairs, params, name, reports_dir, root)
+            params["holding"] = collect_positions(pairs, params["players"], root / "holding",
+                                                  count, seed, jobs=jobs, rerun=rerun)
+        finish("hold-wild", pairs, params, name, reports_dir, root)
 
 
 COMMANDS = (compare, sweep, rules_compare, report, ask)

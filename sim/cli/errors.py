@@ -25,11 +25,11 @@ class Stopped(click.ClickException):
 
 
 def _mistakes() -> tuple[type[Exception], ...]:
-    from analysis.paired import PairingError
-    from analysis.playing import PlayError
-    from analysis.report import ReportError
-    from analysis.sequential import SprtInputError
-    from analysis.tune import TuneError
+    from analysis.experiments.pairings import PlayError
+    from analysis.experiments.sequential import SprtInputError
+    from analysis.experiments.tune_study import TuneError
+    from analysis.reports.content import ReportError
+    from analysis.statistics.paired import PairingError
     from sim.core.rules import RulesError
     from sim.play.positions import PositionError
     from sim.runs.replay import ReplayError
@@ -40,15 +40,22 @@ def _mistakes() -> tuple[type[Exception], ...]:
             PositionError, SprtInputError, ReplayError, TuneError)
 
 
+def _interrupted() -> tuple[type[BaseException], ...]:
+    """The runner's ``Interrupted``, if the runner was loaded: only a command that played can
+    have been interrupted, and a command that plays nothing (``handfoot report``) must not
+    load the runner, which loads the compiled engine, just to name the exception. Evaluated
+    when an exception is being handled, so by then the runner is loaded if it ran."""
+    runner = sys.modules.get("sim.runs.runner")
+    return (runner.Interrupted,) if runner is not None else ()
+
+
 @contextlib.contextmanager
 def user_errors(resume_hint: str = "run the same command again to finish") -> Iterator[None]:
     """Every error that names a user's mistake becomes ``UserError``; an interrupted run
     becomes ``Stopped`` with what was kept."""
-    from sim.runs.runner import Interrupted
-
     try:
         yield
-    except Interrupted as exc:
+    except _interrupted() as exc:
         run = exc.run
         raise Stopped(f"interrupted: {len(run.done())} of {len(run.chunks)} chunks of "
                       f"{run.path} are kept; {resume_hint}") from None

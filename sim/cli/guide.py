@@ -1,5 +1,5 @@
 """``handfoot guide``: the strategy guide of one rule set, every piece of advice measured
-against the strongest heuristic of the profile (analysis.guide). User mistakes are one line
+against the strongest heuristic of the profile (analysis.reports.guide). User mistakes are one line
 and exit code 2 (sim.cli.errors)."""
 
 from __future__ import annotations
@@ -8,6 +8,7 @@ from pathlib import Path
 
 import click
 
+from sim.cli.common import check_common, finish, note, runs_root
 from sim.cli.errors import user_errors
 from sim.cli.options import analysis_options, check_report_name, rules_option
 
@@ -37,17 +38,17 @@ def guide(rules_spec: str, baseline: str | None, games: int, seed: int, jobs: in
     The default (20,000 shuffles per piece of advice, each played in both seatings) takes a
     few minutes on 2 cores.
     """
-    from analysis import guide as gd
-    from analysis.playing import play_pairs, rules_and_profile
-    from sim.cli.analysis import _check, _finish, _note, _root
+    from analysis.experiments.pairings import rules_and_profile
+    from analysis.experiments.playing import play_pairs
+    from analysis.reports import guide as gd
 
-    _check(games, seed, jobs, report_name)
+    check_common(games, seed, jobs, report_name)
     with user_errors():
         _, profile = rules_and_profile(rules_spec)
         name = report_name or gd.default_name(rules_spec, profile)
         check_report_name(name)
-        root = _root(runs_dir, "guide", name)
+        root = runs_root(runs_dir, "guide", name)
         plan = gd.plan(rules_spec, baseline, root / "strategies")
         pairs = play_pairs(plan.pairings, root, seed, games, jobs=jobs, rerun=rerun,
-                           progress=progress, note=_note)
-        _finish("guide", pairs, plan.params(seed, games), name, reports_dir, root)
+                           progress=progress, note=note)
+        finish("guide", pairs, plan.params(seed, games), name, reports_dir, root)

@@ -103,7 +103,7 @@ def simulate(games: int | None, seed: int, strategy: str | None, team0: str | No
     A run folder holds one Parquet file per chunk and manifest.json; Ctrl-C keeps finished
     chunks and --resume finishes the rest, with records identical to an uninterrupted run.
     """
-    from analysis.summary import format_summary, summary_from_aggregate
+    from analysis.reports.summary import format_summary, summary_from_aggregate
     from sim.runs.runner import Interrupted, simulate_to
 
     check_jobs(jobs)
@@ -154,7 +154,7 @@ def simulate(games: int | None, seed: int, strategy: str | None, team0: str | No
 def summary(run_dir: Path) -> None:
     """Check every chunk file of a run against its checksum and print its summary, computed
     from the Parquet records (or from the per-chunk aggregates of a --summary-only run)."""
-    from analysis.summary import format_summary, summary_from_aggregate
+    from analysis.reports.summary import format_summary, summary_from_aggregate
     from sim.runs.aggregate import aggregate_columns, merge_all
 
     run = Run.open(run_dir)

@@ -95,7 +95,7 @@ def check_jobs(jobs: int) -> None:
 
 
 def check_report_name(name: str | None) -> None:
-    from analysis.report import check_name
+    from analysis.reports.writer import check_name
 
     if name is not None:
         try:

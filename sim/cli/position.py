@@ -70,8 +70,8 @@ def from_trace(trace: Path, game: int, deal: int, turn: int, decision: str, seat
 def analyze(file: Path, worlds: int, as_json: bool) -> None:
     """Every candidate action of the seat to decide, with its expected deal score difference
     (own partnership minus the best other) and 95% interval, and the recommended one."""
-    from analysis.positions import analyze as run
-    from analysis.positions import format_analysis
+    from analysis.experiments.positions import analyze as run
+    from analysis.experiments.positions import format_analysis
     from sim.play.positions import read_position
 
     if worlds < 2:

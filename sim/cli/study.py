@@ -12,6 +12,7 @@ from pathlib import Path
 
 import click
 
+from sim.cli.common import check_common, finish, note, runs_root
 from sim.cli.errors import Stopped, UserError, user_errors
 from sim.cli.options import (
     allow_oracle_option,
@@ -25,10 +26,6 @@ from sim.cli.options import (
     rules_option,
     seed_option,
 )
-
-
-def _note(message: str) -> None:
-    click.echo(f"handfoot: {message}", err=True)
 
 
 def _games_for(values: tuple[str, ...], names: list[str]) -> dict[str, int]:
@@ -75,23 +72,23 @@ def ladder(rules_spec: str, names: str | None, anchor: str | None, games_for: tu
     every partnership it did not play. Each pair's counts are weighted by its design effect
     so the intervals are as wide as the correlated games make them.
     """
-    from analysis import ladder as lad
-    from analysis.playing import play_pairs, rules_and_profile
-    from sim.cli.analysis import _check, _finish, _root
+    from analysis.experiments.pairings import rules_and_profile
+    from analysis.experiments.playing import play_pairs
+    from analysis.reports import ladder as lad
     from sim.runs.lineup import tuned_profiles
 
-    _check(games, seed, jobs, report_name)
+    check_common(games, seed, jobs, report_name)
     with user_errors():
         rules, profile = rules_and_profile(rules_spec)
         if names is None:
             chosen = [n for n in lad.DEFAULT if n != "tuned" or profile in tuned_profiles()]
         else:
             chosen = [n.strip() for n in names.split(",") if n.strip()]
-        labels = [lad._slug(n) for n in chosen]
+        labels = [lad.name_of(n) for n in chosen]
         counts = _games_for(games_for, labels)
         if anchor is None and "greedy" in labels:
             anchor = "greedy"
-        root = _root(runs_dir, "ladder", report_name)
+        root = runs_root(runs_dir, "ladder", report_name)
         pairings = lad.plan(chosen, rules_spec, root / "strategies", allow_oracle)
         by_games: dict[int, list] = {}
         for pairing in pairings:
@@ -101,13 +98,14 @@ def ladder(rules_spec: str, names: str | None, anchor: str | None, games_for: tu
         played = {}
         for n, group in by_games.items():
             for pair in play_pairs(group, root, seed, n, jobs=jobs, rerun=rerun,
-                                   progress=progress, note=_note):
+                                   progress=progress, note=note):
                 played[pair.pairing.key] = pair
         pairs = [played[p.key] for p in pairings]
-        note = "; ".join(f"pairs with {k}: {v:,}" for k, v in counts.items())
+        games_note = "; ".join(f"pairs with {k}: {v:,}" for k, v in counts.items())
         params = {"rules": rules_spec, "strategies": chosen, "anchor": anchor, "seed": seed,
-                  "games": games, "games_for": counts, "games_note": note}
-        _finish("ladder", pairs, params, report_name, reports_dir, root)
+                  "games": games, "games_for": counts,
+                  "games_note": games_note}
+        finish("ladder", pairs, params, report_name, reports_dir, root)
 
 
 @click.command(epilog="Examples: handfoot tune tactician --rules eleven --budget 300000 "
@@ -185,29 +183,31 @@ def tune(strategy: str, rules_spec: str, budget: int, against: str | None,
 def _tune(strategy, rules_spec, budget, against, out_file, param_names, first_rung, rungs,
           reduction, startup, remeasure, resume, seed, jobs, report_name, runs_dir,
           reports_dir, rerun, allow_oracle, progress, hint):
-    from analysis import tune as tn
-    from analysis.playing import rules_and_profile, side
-    from analysis.report import build_and_write
+    from analysis.experiments import tune as tn
+    from analysis.experiments import tune_study as ts
+    from analysis.experiments.pairings import rules_and_profile, side
+    from analysis.reports.build import build_and_write
+    from analysis.reports.tune import strategy_text
 
     with user_errors(hint):
         rules, profile = rules_and_profile(rules_spec)
-        info = tn.base_info(strategy, rules_spec)
+        info = ts.base_info(strategy, rules_spec)
         names = tn.searched(info, param_names)
         name = report_name or f"tune-{Path(strategy).stem}-{profile.split(' ')[0]}"
         check_report_name(name)
         opponent = against or strategy
-        settings = tn.TuneSettings(
+        settings = ts.TuneSettings(
             strategy=strategy, rules=rules_spec, rules_id=rules.rules_id, against=opponent,
             seed=seed, first_rung=first_rung, rungs=rungs, reduction=reduction,
             startup=startup, params=names, budget=budget, remeasure=remeasure)
         tn.check_settings(settings, rules.partnerships)
         folder = runs_dir / name
-        if resume and not (folder / tn.SETTINGS).exists():
+        if resume and not (folder / ts.SETTINGS).exists():
             raise UserError(f"--resume: {folder} holds no tuning study to continue")
         side(opponent, folder / "strategies", rules=rules, allow_oracle=allow_oracle)
         outcome = tn.run_study(settings, folder, jobs=jobs, resume=resume, rerun=rerun,
-                               progress=progress, note=_note)
-        pairs = tn.held_out(outcome, folder, jobs=jobs, progress=progress, note=_note)
+                               progress=progress, note=note)
+        pairs = tn.held_out(outcome, folder, jobs=jobs, progress=progress, note=note)
         path, best = tn.best_side(outcome, folder)
         params = {"strategy": strategy, "rules": rules_spec, "against": opponent,
                   "seed": seed, "budget": budget, "study_dir": str(folder.resolve()),
@@ -215,7 +215,7 @@ def _tune(strategy, rules_spec, budget, against, out_file, param_names, first_ru
         content, report = build_and_write("tune", pairs, params, reports_dir, name)
         rows = list(content.tables["results.csv"].iter_rows(named=True))
         if out_file is not None:
-            text = tn.strategy_text(outcome, best, rows[0], rows[1] if len(rows) > 1 else None)
+            text = strategy_text(outcome, best, rows[0], rows[1] if len(rows) > 1 else None)
             try:
                 out_file.write_text(text, encoding="utf-8")
             except OSError as exc:

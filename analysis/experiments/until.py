@@ -1,7 +1,7 @@
 """``compare --until-ci W``: play the paired comparison until A's interval is narrower than W.
 
 A pilot of a few thousand shuffles per seating estimates the spread; the runs are then grown
-(analysis.playing.grow_run keeps every chunk already played) to the number of games the
+(analysis.experiments.playing.grow_run keeps every chunk already played) to the number of games the
 estimate says is needed, and checked again, until the interval is narrow enough or the most
 games allowed have been played. Game indices always run from 0, so the final runs are exactly
 the runs that many games would have given.
@@ -13,8 +13,9 @@ import math
 from dataclasses import dataclass
 from pathlib import Path
 
-from analysis.paired import PairedResult, analyse_seatings
-from analysis.playing import Note, Pairing, PairRuns, play_pairs, seating_name, seatings
+from analysis.experiments.pairings import Note, Pairing, PairRuns, seating_name, seatings
+from analysis.experiments.playing import play_pairs
+from analysis.statistics.paired import PairedResult, analyse_seatings
 
 PILOT = 2_000
 CHUNK = 1_000

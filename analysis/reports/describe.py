@@ -4,7 +4,7 @@ Every run of a pairing is read, and each partnership's columns are credited to t
 that played them (A is partnership r in the run of seating r, B every other partnership).
 Every table is tidy (one count per row) and tiny whatever the size of the run: deal lengths in
 turns, per-deal scores in bins of ``SCORE_BIN`` points, and the turns of opening and of
-reaching the Foot. Means with intervals come from the per-game tables (analysis.paired).
+reaching the Foot. Means with intervals come from the per-game tables (analysis.statistics.paired).
 """
 
 from __future__ import annotations
@@ -14,8 +14,8 @@ from pathlib import Path
 
 import polars as pl
 
-from analysis.frames import scan
-from analysis.playing import PairRuns
+from analysis.experiments.pairings import PairRuns
+from analysis.statistics.frames import scan
 from sim.runs.storage import Run
 
 SCORE_BIN = 100

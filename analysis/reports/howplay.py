@@ -22,7 +22,7 @@ from pathlib import Path
 import numpy as np
 import polars as pl
 
-from analysis.fmt import View, col
+from analysis.reports.fmt import View, col
 
 PARTS = ("melded", "left", "red3", "books", "out", "grab22")
 BOOKS = ("clean", "dirty", "wild", "black3")
@@ -90,7 +90,7 @@ def tally_run(path: Path, labels: Sequence[str], group: str,
               into: dict[tuple[str, str], Tally]) -> None:
     """Add run ``path``'s partnership-deals to ``into``, partnership t credited to
     ``labels[t]`` under ``group``."""
-    from analysis.frames import scan
+    from analysis.statistics.frames import scan
 
     run, lf = scan(path)
     rules = run.spec.rules
@@ -205,7 +205,7 @@ def runs_of(content) -> list[tuple[Path, tuple[str, ...], str]]:
 
 
 def panel(content) -> pl.DataFrame:
-    """The panel's table for a report's content (analysis.report.Content)."""
+    """The panel's table for a report's content (analysis.reports.writer.Content)."""
     tallies: dict[tuple[str, str], Tally] = {}
     for path, labels, group in runs_of(content):
         tally_run(Path(path), labels, group, tallies)

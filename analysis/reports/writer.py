@@ -1,11 +1,11 @@
 """A report folder: ``reports/NAME/`` with index.html (opens from disk), summary.md, PNG
 figures, CSV data tables and manifest.json naming the runs used.
 
-A report is built by a content builder for its kind (compare, sweep, rules-compare,
-hold-wild) from run folders, and the manifest records the kind, its parameters and every
-pairing with its runs, so ``rebuild`` can read the same runs again and write the report anew
-(after a code change in the analysis, say) without playing a game. The folder is written under
-a temporary name and swapped in whole, so a report is never half old and half new.
+The manifest records the kind, its parameters and every pairing with its runs, so
+``handfoot report NAME`` (analysis.reports.build.rebuild) can read the same runs again and
+write the report anew (after a code change in the analysis, say) without playing a game. The
+folder is written under a temporary name and swapped in whole, so a report is never half old
+and half new.
 """
 
 from __future__ import annotations
@@ -14,85 +14,29 @@ import html
 import json
 import shutil
 import sys
-from collections.abc import Callable
-from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from importlib import metadata
 from pathlib import Path
 
-import polars as pl
-
-from analysis.describe import run_facts
-from analysis.fmt import View
-from analysis.playing import Pairing, PairRuns, seating_name
+from analysis.experiments.pairings import seating_name
+from analysis.reports import howplay
+from analysis.reports.content import Content, ReportError, Section
+from analysis.reports.describe import run_facts
 
 FORMAT = "handfoot-report/1"
 MANIFEST = "manifest.json"
 _EXTRA_PACKAGES = ("scipy", "statsmodels", "matplotlib", "pandas")
 
 
-class ReportError(ValueError):
-    """A report that cannot be built or rebuilt as asked."""
-
-
-@dataclass(frozen=True)
-class Figure:
-    file: str
-    title: str
-    caption: str
-
-
-@dataclass(frozen=True)
-class Section:
-    """A displayed table: ``view`` shows some columns of the CSV ``view.csv``."""
-
-    title: str
-    view: View
-    note: str = ""
-    in_summary: bool = True
-
-
-@dataclass
-class Content:
-    """Everything a report shows, built from its runs by the builder of its kind."""
-
-    kind: str
-    title: str
-    question: str
-    answer: list[str]
-    tables: dict[str, pl.DataFrame]  # CSV file name -> data
-    sections: list[Section]
-    figures: list[Figure]
-    method: list[str]
-    params: dict
-    pairs: list[PairRuns]
-    extra_runs: list[Path] = field(default_factory=list)
-
-    def terminal(self) -> str:
-        """What the command prints: the answer and the key table."""
-        key = self.sections[0]
-        lines = [self.title, "", *self.answer, "", key.view.text(self.tables[key.view.csv])]
-        return "\n".join(lines)
-
-
-Builder = Callable[[list[PairRuns], dict, Path | None], Content]
-
-
-def builders() -> dict[str, Builder]:
-    from analysis import compare, guide, holdwild, ladder, sweep, tune_report, variants
-
-    return {"compare": compare.build, "sweep": sweep.build, "rules-compare": variants.build,
-            "hold-wild": holdwild.build, "ladder": ladder.build, "tune": tune_report.build,
-            "guide": guide.build}
-
-
 def check_name(name: str) -> str:
+    """``name`` if it is a plain folder name (a report is written as reports/NAME/)."""
     if not name or "/" in name or "\\" in name or name in (".", "..") or name.startswith("."):
         raise ReportError(f"a report name must be a plain folder name (got {name!r})")
     return name
 
 
 def versions() -> dict[str, str]:
+    """The versions of the packages the numbers depend on, for the manifest."""
     from sim.runs.storage import package_versions
 
     out = package_versions()
@@ -136,9 +80,8 @@ def write(content: Content, reports_dir: Path, name: str, staging: Path,
 
 
 def add_panel(content: Content) -> None:
-    """Every report's how-they-play panel (analysis.howplay), after its summary tables."""
-    from analysis import howplay
-
+    """Every report's how-they-play panel (analysis.reports.howplay), after its summary
+    tables."""
     if howplay.CSV in content.tables or not (content.pairs or content.extra_runs):
         return
     content.tables[howplay.CSV] = howplay.panel(content)
@@ -229,7 +172,7 @@ figcaption{font-size:.9em;color:#444}.small{font-size:.85em;color:#555}
 
 
 # Each figure records whether it loaded (and its natural width) in data attributes, so a
-# headless browser can check every figure of the page (analysis.render.figure_states).
+# headless browser can check every figure of the page (analysis.reports.render.figure_states).
 _IMG_STATE = ('onload="this.dataset.state=\'loaded\';this.dataset.width=this.naturalWidth" '
               'onerror="this.dataset.state=\'error\'"')
 
@@ -272,45 +215,3 @@ def _html(content: Content, name: str, manifest: dict) -> str:
                  + e(", ".join(f"{k} {v}" for k, v in manifest["versions"].items()))
                  + ".</p></body></html>")
     return "\n".join(parts) + "\n"
-
-
-# --- Building and rebuilding ---------------------------------------------------------------------
-
-def build_and_write(kind: str, pairs: list[PairRuns], params: dict, reports_dir: Path,
-                    name: str, command: list[str] | None = None) -> tuple[Content, Path]:
-    staging = staging_dir(reports_dir, name)
-    try:
-        content = builders()[kind](pairs, params, staging)
-        path = write(content, reports_dir, name, staging, command)
-    except BaseException:
-        shutil.rmtree(staging, ignore_errors=True)
-        raise
-    return content, path
-
-
-def load_manifest(reports_dir: Path, name: str) -> dict:
-    file = reports_dir / check_name(name) / MANIFEST
-    if not file.is_file():
-        raise ReportError(f"no report '{name}' in {reports_dir} (make one with compare, sweep, "
-                          "rules-compare or ask and --report NAME)")
-    try:
-        manifest = json.loads(file.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
-        raise ReportError(f"{file} is not a readable report manifest ({exc})") from None
-    if not isinstance(manifest, dict) or manifest.get("format") != FORMAT:
-        raise ReportError(f"{file} is not a handfoot report manifest")
-    return manifest
-
-
-def rebuild(reports_dir: Path, name: str, command: list[str] | None = None
-            ) -> tuple[Content, Path]:
-    """Read the runs a report's manifest names and write the report again."""
-    manifest = load_manifest(reports_dir, name)
-    kind = manifest["kind"]
-    if kind not in builders():
-        raise ReportError(f"report '{name}' is of an unknown kind '{kind}'")
-    pairs = []
-    for p in manifest["pairings"]:
-        pairing = Pairing.from_dict({k: v for k, v in p.items() if k != "runs"})
-        pairs.append(PairRuns(pairing, tuple(Path(v) for v in p["runs"].values())))
-    return build_and_write(kind, pairs, manifest["params"], reports_dir, name, command)

@@ -1,14 +1,14 @@
 """``compare --sprt LOW,HIGH``: play a paired comparison until a sequential test decides.
 
 A fixed-size comparison spends as many games on an obvious edge as on a subtle one. Here the
-runs of every seating grow in batches (analysis.playing.grow_run keeps every chunk already
-played), and after each batch the new shuffles' pair scores (A's mean win credit over the
-seatings of one shuffle, analysis.paired) are fed, in game order, to the SPRT of
-analysis.sprt, which checks its log-likelihood ratio after every pair. The comparison stops at
-the batch in which one hypothesis is accepted, or at the most games allowed. Because pairs are
-fed in game order and the test looks after each one, the decision and the pair it came at do
-not depend on the batch sizes; a batch only decides how many games past that pair are played
-(and then reported: more games never hurt the estimates).
+runs of every seating grow in batches (analysis.experiments.playing.grow_run keeps every chunk
+already played), and after each batch the new shuffles' pair scores (A's mean win credit over
+the seatings of one shuffle, analysis.statistics.paired) are fed, in game order, to the SPRT of
+analysis.statistics.sprt, which checks its log-likelihood ratio after every pair. The
+comparison stops at the batch in which one hypothesis is accepted, or at the most games
+allowed. Because pairs are fed in game order and the test looks after each one, the decision
+and the pair it came at do not depend on the batch sizes; a batch only decides how many games
+past that pair are played (and then reported: more games never hurt the estimates).
 """
 
 from __future__ import annotations
@@ -18,9 +18,10 @@ import sys
 from dataclasses import dataclass
 from pathlib import Path
 
-from analysis.paired import PairedResult, analyse_seatings
-from analysis.playing import Note, Pairing, PairRuns, play_pairs, seating_name, seatings
-from analysis.sprt import Sprt, SprtSpec
+from analysis.experiments.pairings import Note, Pairing, PairRuns, seating_name, seatings
+from analysis.experiments.playing import play_pairs
+from analysis.statistics.paired import PairedResult, analyse_seatings
+from analysis.statistics.sprt import Sprt, SprtSpec
 
 FIRST = 100  # shuffles in the first batch; later batches add a quarter of what was played
 CHUNK = 100  # games per chunk of every run (fixed, so the runs can grow)

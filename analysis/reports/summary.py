@@ -10,7 +10,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from analysis.stats import wilson_interval
+from analysis.statistics.intervals import wilson_interval
 from sim.runs.aggregate import END_OUT, END_STOCK, Aggregate, aggregate_records
 
 

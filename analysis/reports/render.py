@@ -1,6 +1,6 @@
 """Render a report's index.html to a PNG with headless Chromium, to see it as a reader would.
 
-``python -m analysis.render NAME`` (``make render-report NAME=...``) writes
+``python -m analysis.reports.render NAME`` (``make render-report NAME=...``) writes
 ``reports/NAME/index.png``. Where no Chromium is installed it says so and exits 0, so the make
 target never fails for want of a browser (Debian: ``apt-get install chromium``).
 ``figure_states`` opens a report the same way and reads back whether every figure loaded (the
@@ -73,7 +73,8 @@ def figure_states(index: Path, browser: str | None = None, wait_ms: int = 10_000
                   timeout: float = 120) -> list[FigureState]:
     """Open ``index`` from disk in headless Chromium, give its images ``wait_ms`` of
     (virtual) time to load, and read back what each <img> reported: the report's pages mark
-    every figure ``data-state`` loaded or error, with its natural width (analysis.report)."""
+    every figure ``data-state`` loaded or error, with its natural width
+    (analysis.reports.writer)."""
     browser = browser or find_browser()
     if browser is None:
         raise FileNotFoundError("no Chromium found")
@@ -95,7 +96,7 @@ def figure_states(index: Path, browser: str | None = None, wait_ms: int = 10_000
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m analysis.render", description=__doc__)
+    parser = argparse.ArgumentParser(prog="python -m analysis.reports.render", description=__doc__)
     parser.add_argument("name", help="report name (reports/NAME/index.html)")
     parser.add_argument("--reports-dir", type=Path, default=Path("reports"))
     parser.add_argument("--height", type=int, default=4200, help="page height in pixels")

@@ -6,22 +6,11 @@ from __future__ import annotations
 from collections.abc import Sequence
 from pathlib import Path
 
-from analysis import figures, plots
-from analysis.compare import METHOD
-from analysis.fmt import (
-    col,
-    deals_view,
-    many_seats,
-    pct,
-    pts,
-    pval,
-    results_view,
-    sides_view,
-)
-from analysis.playing import Pairing, PairRuns, PlayError, rules_and_profile, side
-from analysis.report import Content, Figure, Section
-from analysis.tables import analyse, deals_table, results_table, sides_table
-from analysis.verdict import call
+from analysis.experiments.pairings import Pairing, PairRuns, PlayError, rules_and_profile, side
+from analysis.reports import plots
+from analysis.reports.content import Comparisons, Content, Figure, Section
+from analysis.reports.fmt import col, many_seats, pct, pts, pval, results_view
+from analysis.reports.verdict import call
 from sim.runs.lineup import is_per_profile
 from strategies.registry import load
 
@@ -76,6 +65,7 @@ def plan(strategy: str, param: str, values: Sequence[float], against: str | None
 
 
 def answer(results, param: str) -> list[str]:
+    """The best value and, per value, its effect with intervals and the call it earns."""
     rows = list(results.iter_rows(named=True))
     words = {"better": "beats it", "worse": "loses to it", "unclear": "too close to call"}
     lines = []
@@ -98,8 +88,9 @@ def answer(results, param: str) -> list[str]:
 
 
 def build(pairs: list[PairRuns], params: dict, out: Path | None) -> Content:
-    items = analyse(pairs)
-    results = results_table(items, correct=True)
+    """Every value of the parameter against the same opponent, Holm-corrected."""
+    c = Comparisons.read(pairs, holm=True)
+    results = c.results
     param = params["param"]
     figs = []
     if out is not None:
@@ -109,19 +100,14 @@ def build(pairs: list[PairRuns], params: dict, out: Path | None) -> Content:
                            "(uncorrected; the table gives Holm-corrected p-values)."))
     first = pairs[0].pairing
     return Content(
-        kind="sweep", title=f"Sweep of {param} ({first.group}, against {first.b.label})",
+        title=f"Sweep of {param} ({first.group}, against {first.b.label})",
         question=f"Which value of {param} plays best against {first.b.label}?",
         answer=answer(results, param),
-        tables={"results.csv": results, "sides.csv": sides_table(items),
-                "deals.csv": deals_table(items)},
         sections=[Section("Each value against the same opponent",
                           results_view(True, (col(param, "text", "value"),),
                                        ranks=many_seats(results)),
-                          note="p (Holm): corrected for the number of values swept."),
-                  Section("Each strategy", sides_view(), in_summary=False),
-                  Section("Deals", deals_view(), in_summary=False)],
-        figures=figs + figures.common(items, results, out),
-        method=METHOD + ["Holm's correction (statsmodels multipletests) across the values "
-                         "keeps the chance of any false call under 5%."],
-        params=params, pairs=pairs)
-
+                          note="p (Holm): corrected for the number of values swept.")],
+        figures=figs,
+        method=["Holm's correction (statsmodels multipletests) across the values keeps the "
+                "chance of any false call under 5%."],
+        comparisons=c)

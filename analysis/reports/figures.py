@@ -7,10 +7,10 @@ from pathlib import Path
 
 import polars as pl
 
-from analysis import plots
-from analysis.describe import Description
-from analysis.report import Figure
-from analysis.tables import Analysed
+from analysis.reports import plots
+from analysis.reports.content import Figure
+from analysis.reports.describe import Description
+from analysis.reports.tables import Analysed
 
 
 def common(items: Sequence[Analysed], results: pl.DataFrame, out: Path | None) -> list[Figure]:

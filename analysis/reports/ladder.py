@@ -1,19 +1,19 @@
 """``handfoot ladder``: every pair of strategies played paired, one rating each.
 
 Head-to-head win rates do not line up on their own; one Bradley-Terry rating per strategy
-(analysis.ratings, Elo scale), fitted to every pair at once, puts the ladder on one scale.
-Each pair is an ordinary paired comparison (analysis.paired: every shuffle played once per
-seating of A). A game is read as A's comparisons with each partnership it did not play: with
-two partnerships that is the game's result, with T partnerships (or T players) it is T - 1
-pairwise results (who scored more), the usual way of breaking a ranking into pairs.
+(analysis.statistics.ratings, Elo scale), fitted to every pair at once, puts the ladder on one
+scale. Each pair is an ordinary paired comparison (analysis.statistics.paired: every shuffle
+played once per seating of A). A game is read as A's comparisons with each partnership it did
+not play: with two partnerships that is the game's result, with T partnerships (or T players) it
+is T - 1 pairwise results (who scored more), the usual way of breaking a ranking into pairs.
 
-Those comparisons are not independent: the seatings of one shuffle share their cards, and the
-T - 1 comparisons of one game share A's score. The counts of each pair are therefore weighted
-by its design effect before the fit, the ratio of the binomial variance of A's pairwise score
-to the variance measured between shuffles (the same correction as the win rate's interval,
-analysis.stats.clustered_wilson), so the ratings' intervals are as wide as the shuffles make
-them. A pair whose shuffles show no spread (identical play, or one side winning everything)
-keeps its raw counts.
+Those comparisons are not independent: the seatings of one shuffle share their cards, and the T
+- 1 comparisons of one game share A's score. The counts of each pair are therefore weighted by
+its design effect before the fit, the ratio of the binomial variance of A's pairwise score to
+the variance measured between shuffles (the same correction as the win rate's interval,
+analysis.statistics.intervals.clustered_wilson), so the ratings' intervals are as wide as the
+shuffles make them. A pair whose shuffles show no spread (identical play, or one side winning
+everything) keeps its raw counts.
 """
 
 from __future__ import annotations
@@ -25,19 +25,20 @@ from pathlib import Path
 import numpy as np
 import polars as pl
 
-from analysis import figures, plots
-from analysis.compare import METHOD
-from analysis.fmt import View, col, deals_view, many_seats, pts, results_view, sides_view
-from analysis.paired import seatings_of
-from analysis.playing import Pairing, PairRuns, PlayError, rules_and_profile, side
-from analysis.ratings import Ladder, Matchup, fit_ratings
-from analysis.report import Content, Figure, Section
-from analysis.tables import Analysed, analyse, deals_table, results_table, sides_table
+from analysis.experiments.pairings import Pairing, PairRuns, PlayError, rules_and_profile, side
+from analysis.reports import plots
+from analysis.reports.content import Comparisons, Content, Figure, Section
+from analysis.reports.fmt import View, col, many_seats, pts, results_view
+from analysis.reports.tables import Analysed
+from analysis.statistics.paired import seatings_of
+from analysis.statistics.ratings import Ladder, Matchup, fit_ratings
 
 DEFAULT = ("random", "greedy", "tactician", "cautious", "tuned")
 
 
-def _slug(text: str) -> str:
+def name_of(text: str) -> str:
+    """The name a strategy (a name or a TOML file) goes by on the ladder and in its runs'
+    folder names."""
     return re.sub(r"[^A-Za-z0-9_-]+", "-", Path(text).stem if text.endswith(".toml")
                   else text).strip("-")
 
@@ -47,7 +48,7 @@ def plan(strategies: Sequence[str], rules_spec: str, folder: Path,
     """One pairing for every pair of strategies (the earlier-named one is A)."""
     if len(strategies) < 2:
         raise PlayError("a ladder needs at least two strategies")
-    names = [_slug(s) for s in strategies]
+    names = [name_of(s) for s in strategies]
     if len(set(names)) != len(names):
         raise PlayError(f"strategies {', '.join(strategies)}: a strategy is named twice")
     rules, profile = rules_and_profile(rules_spec)
@@ -78,6 +79,7 @@ def matchup(item: Analysed) -> tuple[Matchup, float]:
 
 
 def fit(items: Sequence[Analysed], anchor: str | None) -> tuple[Ladder, list[float]]:
+    """The ratings fitted to every pair at once, and each pair's design-effect weight."""
     pairs = [matchup(item) for item in items]
     labels = {p.pair.pairing.a.label for p in items} | {p.pair.pairing.b.label for p in items}
     if anchor is not None and anchor not in labels:
@@ -87,11 +89,13 @@ def fit(items: Sequence[Analysed], anchor: str | None) -> tuple[Ladder, list[flo
 
 
 def ladder_table(ladder: Ladder) -> pl.DataFrame:
+    """One row per strategy: its rating, standard error and 95% interval."""
     return pl.DataFrame([{k: row[k] for k in ("strategy", "rating", "se", "low", "high")}
                          for row in ladder.rows()])
 
 
 def answer(ladder: Ladder, results: pl.DataFrame, params: dict) -> list[str]:
+    """The ladder in words: every rating, each step between neighbours and how sure it is."""
     rows = ladder.rows()
     anchor = f"{ladder.anchor} = 0" if ladder.anchor else "the mean at 0"
     lines = [f"Ladder under {results['group'][0]} (Bradley-Terry ratings on the Elo scale, "
@@ -121,10 +125,10 @@ def answer(ladder: Ladder, results: pl.DataFrame, params: dict) -> list[str]:
 
 
 def build(pairs: list[PairRuns], params: dict, out: Path | None) -> Content:
-    items = analyse(pairs)
-    results = results_table(items, correct=True)
-    ladder, weights = fit(items, params.get("anchor"))
-    results = results.with_columns(pl.Series("design_weight", weights))
+    """One rating per strategy, fitted to every pair at once, and every pair's results."""
+    c = Comparisons.read(pairs, holm=True)
+    ladder, weights = fit(c.items, params.get("anchor"))
+    c.results = results = c.results.with_columns(pl.Series("design_weight", weights))
     table = ladder_table(ladder)
     figs = []
     if out is not None:
@@ -141,21 +145,19 @@ def build(pairs: list[PairRuns], params: dict, out: Path | None) -> Content:
     view = View("ladder.csv", (col("strategy", "text", "strategy"),
                                col("rating (95% CI)", "pts_ci", "rating", "low", "high")))
     return Content(
-        kind="ladder", title=f"Strategy ladder ({results['group'][0]})",
+        title=f"Strategy ladder ({results['group'][0]})",
         question="How strong is each strategy, on one scale?",
         answer=answer(ladder, results, params),
-        tables={"ladder.csv": table, "results.csv": results, "sides.csv": sides_table(items),
-                "deals.csv": deals_table(items)},
+        tables={"ladder.csv": table},
         sections=[Section("Ratings", view),
                   Section("Every pair", results_view(True, (col("pair", "text", "value"),),
                                                      ranks=many_seats(results)),
-                          note="p (Holm): corrected for the number of pairs."),
-                  Section("Each strategy", sides_view(), in_summary=False),
-                  Section("Deals", deals_view(), in_summary=False)],
-        figures=figs + figures.common(items, results, out),
-        method=METHOD + [
-            "Ratings: Bradley-Terry by maximum likelihood (analysis.ratings) on the Elo scale "
-            "(400 points = 10 to 1 odds of scoring more in a game), intervals from the Fisher "
-            "information; each pair's counts weighted by its design effect (analysis.ladder).",
+                          note="p (Holm): corrected for the number of pairs.")],
+        figures=figs,
+        method=[
+            "Ratings: Bradley-Terry by maximum likelihood (analysis.statistics.ratings) on the "
+            "Elo scale (400 points = 10 to 1 odds of scoring more in a game), intervals from "
+            "the Fisher information; each pair's counts weighted by its design effect "
+            "(analysis.reports.ladder).",
             "Holm's correction across the pairs for the p-values of the table."],
-        params=params, pairs=pairs)
+        comparisons=c)

@@ -61,6 +61,29 @@ def clustered_wilson(cluster_scores: np.ndarray, games_per_cluster: int,
     return float(low), float(high)
 
 
+def clustered_mean(values: np.ndarray, clusters: np.ndarray,
+                   level: float = 0.95) -> tuple[float, float, float]:
+    """Mean and its t-interval with a cluster-robust standard error: observations that share
+    a cluster (the branched positions of one game share its deals) are not independent, so
+    the spread between cluster sums sets the width, with k - 1 degrees of freedom for k
+    clusters. Fewer than two clusters give no interval (nan); no spread gives the point."""
+    from scipy import stats
+
+    x = np.asarray(values, dtype=np.float64)
+    n = len(x)
+    mean = float(x.mean())
+    _, inverse = np.unique(clusters, return_inverse=True)
+    k = int(inverse.max()) + 1 if n else 0
+    if k < 2:
+        return mean, math.nan, math.nan
+    sums = np.bincount(inverse, weights=x - mean, minlength=k)
+    se = math.sqrt(k / (k - 1) * float((sums ** 2).sum())) / n
+    if se == 0.0:
+        return mean, mean, mean
+    t = float(stats.t.ppf(0.5 + level / 2, k - 1))
+    return mean, mean - t * se, mean + t * se
+
+
 @dataclass(frozen=True)
 class MeanEstimate:
     """A sample mean with its standard error, t-interval and two-sided p-value against 0."""

@@ -3,7 +3,7 @@ interval: the numbers that summary.md, index.html and the terminal print are rea
 
 Win rates get Wilson intervals at the effective number of games (clustered by shuffle); means
 per deal get t-intervals from per-game values averaged over every seating of each shuffle
-(analysis.paired), so they are clustered by shuffle too; medians and percentiles get
+(analysis.statistics.paired), so they are clustered by shuffle too; medians and percentiles get
 distribution-free order-statistic intervals, which treat the deals as independent. With more
 than two partnerships "B" is every partnership A did not play, and B's numbers are per
 partnership (the mean over them).
@@ -17,16 +17,16 @@ from dataclasses import dataclass
 import numpy as np
 import polars as pl
 
-from analysis.describe import Description
-from analysis.paired import PairedResult, seatings_of
-from analysis.playing import PairRuns
-from analysis.stats import (
+from analysis.experiments.pairings import PairRuns
+from analysis.reports.describe import Description
+from analysis.statistics.intervals import (
     MeanEstimate,
     hist_quantile_interval,
     holm,
     mean_estimate,
     wilson_interval,
 )
+from analysis.statistics.paired import PairedResult, seatings_of
 
 
 @dataclass
@@ -35,7 +35,7 @@ class Analysed:
 
     pair: PairRuns
     result: PairedResult
-    diffs: pl.DataFrame  # analysis.paired.differences
+    diffs: pl.DataFrame  # analysis.statistics.paired.differences
     description: Description
 
 
@@ -130,8 +130,8 @@ def deals_table(items: Sequence[Analysed]) -> pl.DataFrame:
 
 def analyse(pairs: Sequence[PairRuns]) -> list[Analysed]:
     """Read the runs of every pairing: paired statistics, per-shuffle table, histograms."""
-    from analysis.describe import describe_pair
-    from analysis.paired import analyse_seatings
+    from analysis.reports.describe import describe_pair
+    from analysis.statistics.paired import analyse_seatings
 
     out = []
     for pair in pairs:

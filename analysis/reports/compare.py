@@ -4,48 +4,19 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from analysis import figures
-from analysis.fmt import (
-    col,
-    deals_view,
-    many_seats,
-    pct,
-    pts,
-    pval,
-    results_view,
-    sides_view,
-)
-from analysis.playing import Pairing, PairRuns, Side, rules_and_profile
-from analysis.report import Content, Section
-from analysis.tables import analyse, deals_table, results_table, sides_table
-
-METHOD = [
-    "Paired design: every shuffle (game index) is played once per seating of A: with two "
-    "partnerships once with A as partnership 0 and once as partnership 1; with T partnerships, "
-    "or T players in individual play, T times, A in partnership (seat) r and B in every other "
-    "one. One run folder per seating, same rules and seed, so A meets every seat and every "
-    "deal.",
-    "A's win rate counts every game, a tie for first among k as 1/k of a win (R-X7); even "
-    "play is 1/T. Its 95% interval is Wilson's at the effective number of games implied by "
-    "the spread of A's per-shuffle win share (the T plays of one shuffle are not independent: "
-    "the cards favour the same seats in each).",
-    "The score margin of game g is d_g = the mean over seatings of (A - the mean of B's "
-    "partnerships); its mean, standard error and 95% t-interval come from the N values d_g, "
-    "and the p-value from a one-sample t-test of d_g against 0 (scipy). Per deal = per game / "
-    "deals per game. With more than two seatings A's mean rank (1 = first, ties share the "
-    "mean rank; (T + 1) / 2 is even) gets a t-interval from the per-shuffle mean ranks.",
-    "Other means per deal (turns, endings, points, books) are averaged over the seatings of "
-    "each shuffle first, so their intervals are clustered by shuffle; medians and percentiles "
-    "carry order-statistic (binomial) intervals that treat deals as independent.",
-]
+from analysis.experiments.pairings import Pairing, PairRuns, Side, rules_and_profile
+from analysis.reports.content import Comparisons, Content, Section
+from analysis.reports.fmt import col, many_seats, pct, pts, pval, results_view
 
 
 def plan(a: Side, b: Side, rules: str) -> Pairing:
+    """The one pairing of ``compare A B``."""
     _, profile = rules_and_profile(rules)
     return Pairing(key="compare", a=a, b=b, rules=rules, group=profile)
 
 
 def seat_word(individual: bool) -> str:
+    """What A takes in turn: a seat in individual play, else a partnership."""
     return "seat" if individual else "partnership"
 
 
@@ -96,9 +67,9 @@ def answer(pair: PairRuns, row: dict) -> list[str]:
 
 
 def build(pairs: list[PairRuns], params: dict, out: Path | None) -> Content:
-    items = analyse(pairs)
-    results = results_table(items, correct=False)
-    row = next(results.iter_rows(named=True))
+    """One comparison: its answer in words and its results row."""
+    c = Comparisons.read(pairs, holm=False)
+    row = next(c.results.iter_rows(named=True))
     a, b = pairs[0].pairing.a.label, pairs[0].pairing.b.label
     extra = [f"--until-ci: {params['until']}."] if params.get("until") else []
     if params.get("sprt"):
@@ -107,14 +78,9 @@ def build(pairs: list[PairRuns], params: dict, out: Path | None) -> Content:
     if params.get("sprt"):
         lines.insert(0, params["sprt"])
     return Content(
-        kind="compare", title=f"{a} against {b} ({pairs[0].pairing.group})",
+        title=f"{a} against {b} ({pairs[0].pairing.group})",
         question=f"Does {a} beat {b}, and by how much?",
         answer=lines,
-        tables={"results.csv": results, "sides.csv": sides_table(items),
-                "deals.csv": deals_table(items)},
         sections=[Section("Result", results_view(False, (col("rules", "text", "group"),),
-                                                 ranks=many_seats(results))),
-                  Section("Each strategy", sides_view(), in_summary=False),
-                  Section("Deals", deals_view(), in_summary=False)],
-        figures=figures.common(items, results, out),
-        method=METHOD + extra, params=params, pairs=pairs)
+                                                 ranks=many_seats(c.results)))],
+        method=extra, comparisons=c)

@@ -30,13 +30,11 @@ from pathlib import Path
 
 import polars as pl
 
-from analysis import figures, plots
-from analysis.compare import METHOD
-from analysis.fmt import View, col, deals_view, many_seats, pct, pts, results_view, sides_view
-from analysis.playing import Pairing, PairRuns, PlayError, rules_and_profile, side
-from analysis.report import Content, Figure, Section
-from analysis.tables import analyse, deals_table, results_table, sides_table
-from analysis.verdict import ALPHA, call
+from analysis.experiments.pairings import Pairing, PairRuns, PlayError, rules_and_profile, side
+from analysis.reports import plots
+from analysis.reports.content import Comparisons, Content, Figure, Section
+from analysis.reports.fmt import View, col, many_seats, pct, pts, results_view
+from analysis.reports.verdict import ALPHA, call
 from sim.core.rules import Rules
 from sim.runs.lineup import TUNED, resolve_spec, tuned_profiles
 from strategies.registry import StrategyInfo
@@ -374,8 +372,10 @@ def guide_view(ranks: bool) -> View:
 
 
 def build(pairs: list[PairRuns], params: dict, out: Path | None) -> Content:
-    items = analyse(pairs)
-    results = results_table(items, correct=True)
+    """Every piece of advice the advice's way round, largest effect first, with a verdict
+    in words."""
+    measured = Comparisons.read(pairs, holm=True)
+    results = measured.results
     rows = advice_rows(results, params)
     baseline, profile = params["baseline"], params["profile"]
     skipped = pl.DataFrame(params["skipped"],
@@ -405,21 +405,18 @@ def build(pairs: list[PairRuns], params: dict, out: Path | None) -> Content:
         Section("Each comparison as played (A: the baseline with one knob changed)",
                 results_view(True, (col("advice", "text", "value"),), ranks=ranks),
                 note="A against B as played; the advice table above turns these round where "
-                     "A plays the alternative.", in_summary=False),
-        Section("Each strategy", sides_view(), in_summary=False),
-        Section("Deals", deals_view(), in_summary=False)]
-    tables = {"guide.csv": rows, "results.csv": results, "sides.csv": sides_table(items),
-              "deals.csv": deals_table(items)}
+                     "A plays the alternative.", in_summary=False)]
+    tables = {"guide.csv": rows}
     if len(skipped):
         tables["skipped.csv"] = skipped
     knobs = ", ".join(f"{k} = {v:g}" for k, v in params["baseline_params"].items())
     return Content(
-        kind="guide", title=f"Strategy guide: {profile}", question=QUESTION,
+        title=f"Strategy guide: {profile}", question=QUESTION,
         answer=guide_verdict(list(rows.iter_rows(named=True)),
                              list(skipped.iter_rows(named=True)), baseline, profile,
                              params.get("baseline_why", "")),
-        tables=tables, sections=sections, figures=figs + figures.common(items, results, out),
-        method=METHOD + [
+        tables=tables, sections=sections, figures=figs,
+        method=[
             f"Baseline: {baseline} ({params['baseline_summary']}), the strongest heuristic "
             f"available for {profile} (tuned where the profile has a tuned file, else "
             f"cautious, unless --baseline names another); its knobs: {knobs}.",
@@ -437,4 +434,4 @@ def build(pairs: list[PairRuns], params: dict, out: Path | None) -> Content:
             "Holm's correction across all pieces of advice of the page (statsmodels "
             "multipletests); advice is said to pay or cost only when its corrected p is under "
             "0.05, and the verdict's words are generated from these numbers."],
-        params=params, pairs=pairs)
+        comparisons=measured)

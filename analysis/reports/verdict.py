@@ -12,7 +12,7 @@ from collections.abc import Callable, Mapping
 
 import polars as pl
 
-from analysis.fmt import pct, pts
+from analysis.reports.fmt import pct, pts
 
 ALPHA = 0.05
 

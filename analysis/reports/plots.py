@@ -280,3 +280,35 @@ def head_to_head(names: Sequence[str], observed: np.ndarray, out: Path,
     ax.set_title("row's score against column, %", fontsize=10)
     fig.colorbar(image, ax=ax, fraction=0.046)
     return _save(fig, out, name)
+
+
+def holding(table: pl.DataFrame, out: Path, name: str = "holding.png") -> str:
+    """Holding minus melding per decision with 95% intervals, one panel per rule set, one
+    row per situation (analysis.statistics.holding.effects_table)."""
+    groups = list(dict.fromkeys(table["group"].to_list()))
+    cases = list(dict.fromkeys(zip(table["situation"].to_list(), table["case"].to_list(),
+                                   strict=True)))
+    cols = min(3, len(groups))
+    nrows = -(-len(groups) // cols)
+    fig, axes = plt.subplots(nrows, cols, figsize=(4.6 * cols + 1.6, 0.8 + 0.22 * len(cases)
+                                                   * nrows), squeeze=False, sharey=True)
+    y = {case: i for i, case in enumerate(reversed(cases))}
+    for ax, group in zip(axes.ravel(), groups, strict=False):
+        g = table.filter(pl.col("group") == group)
+        pos = np.array([y[(s, c)] for s, c in zip(g["situation"], g["case"], strict=True)])
+        m = g["mean"].to_numpy()
+        err = np.stack([m - g["low"].to_numpy(), g["high"].to_numpy() - m])
+        clear = (g["low"].to_numpy() > 0) | (g["high"].to_numpy() < 0)
+        for mask, colour in ((clear, "tab:blue"), (~clear, "tab:grey")):
+            ax.errorbar(m[mask], pos[mask], xerr=err[:, mask], fmt="o", ms=3, capsize=2,
+                        color=colour)
+        ax.axvline(0, color="grey", lw=1, ls="--")
+        ax.set_title(f"{group} ({g['player'][0]})", fontsize=9)
+        ax.set_xlabel("holding - melding, points per decision", fontsize=8)
+        ax.grid(axis="x", alpha=0.3)
+    for ax in axes[:, 0]:
+        ax.set_yticks(list(y.values()), ["all decisions" if c == "all" else c for _, c in y],
+                      fontsize=7)
+    for ax in axes.ravel()[len(groups):]:
+        ax.axis("off")
+    return _save(fig, out, name)

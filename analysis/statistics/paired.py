@@ -13,9 +13,9 @@ Per shuffle g they are averaged over the seatings: ``d`` (the margin), ``s`` (A'
 games, the SPRT's pair score) and ``rank``. Every interval treats the shuffle as the unit: the
 mean margin and mean rank get t-intervals and t-tests from the N per-shuffle values, and the win
 rate a Wilson interval at the effective sample size those values imply
-(``analysis.stats.clustered_wilson``), because the T plays of one shuffle are not independent
-games. Other per-game quantities (turns, endings, books) are averaged over the seatings of each
-shuffle in the same way, so their intervals are clustered by shuffle too.
+(``analysis.statistics.intervals.clustered_wilson``), because the T plays of one shuffle are
+not independent games. Other per-game quantities (turns, endings, books) are averaged over the
+seatings of each shuffle in the same way, so their intervals are clustered by shuffle too.
 
 Even play: A's share of wins is 1/T, its mean rank (T + 1) / 2 and its margin 0.
 """
@@ -29,8 +29,8 @@ from pathlib import Path
 import numpy as np
 import polars as pl
 
-from analysis.frames import game_table
-from analysis.stats import MeanEstimate, clustered_wilson, mean_estimate
+from analysis.statistics.frames import game_table
+from analysis.statistics.intervals import MeanEstimate, clustered_wilson, mean_estimate
 
 
 class PairingError(ValueError):
@@ -237,11 +237,6 @@ def check_seatings(paths: Sequence[Path]) -> tuple[int, int]:
             raise PairingError(f"{paths[0]} and {path} are not the same games with A moved "
                                f"to partnership {r}")
     return first.rules.deals_per_game, teams
-
-
-def check_pair(ab: Path, ba: Path) -> int:
-    """Deals per game of two runs that are the same games with the partnerships swapped."""
-    return check_seatings([ab, ba])[0]
 
 
 def analyse_seatings(paths: Sequence[Path]) -> tuple[PairedResult, pl.DataFrame]:

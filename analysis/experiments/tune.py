@@ -5,7 +5,7 @@ Why racing: the knob space has cliffs (``black3_block = 0`` wins a quarter of it
 against ``cautious``, the worst of 14 random settings 2%), so most settings are plainly bad
 after a few hundred games and only the promising ones deserve thousands. Every trial plays
 the same shuffles (common random numbers: seed S, games 0, 1, 2 ...) against the same
-opponent, in every seating of the paired design (analysis.paired), in rungs of
+opponent, in every seating of the paired design (analysis.statistics.paired), in rungs of
 ``first_rung * reduction**i`` shuffles; after each rung it reports A's share of the games won,
 and the racing pruner stops it unless it is in the top 1/``reduction`` of the trials that
 reached that rung. optuna's TPE sampler proposes the settings (categorical for knobs with at
@@ -29,101 +29,39 @@ by, free of the winner's curse of picking the best of many noisy trials.
 from __future__ import annotations
 
 import json
-import math
 import sys
-import warnings
 from collections.abc import Callable
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict
 from pathlib import Path
 
-from analysis.playing import (
+from analysis.experiments.pairings import (
     Note,
     Pairing,
     PairRuns,
-    ensure_run,
-    play_pairs,
     rules_and_profile,
-    run_spec,
     seating_name,
     side,
     strategy_file,
 )
-from sim.runs.lineup import is_per_profile, resolve_spec
+from analysis.experiments.playing import ensure_run, play_pairs, run_spec
+from analysis.experiments.tune_study import (
+    HELD_OUT_SEED_OFFSET,
+    SETTINGS,
+    STUDY,
+    StudyOutcome,
+    TuneError,
+    TuneSettings,
+    base_info,
+    finished,
+    load_settings,
+    optuna_study,
+    record,
+    sampler,
+)
 from sim.runs.signals import SignalHandlers
-from strategies.registry import StrategyInfo, load
-
-SETTINGS = "tune.json"
-STUDY = "study.db"
-STUDY_NAME = "tune"
-HELD_OUT_SEED_OFFSET = 1  # the re-measure plays seed S + 1: other shuffles than the study's
-
-
-class TuneError(ValueError):
-    """A tuning request that cannot be carried out as asked (one line for the user)."""
-
-
-@dataclass(frozen=True)
-class TuneSettings:
-    """What defines a study; kept in ``tune.json`` so ``--resume`` continues the same one."""
-
-    strategy: str
-    rules: str
-    rules_id: str
-    against: str
-    seed: int
-    first_rung: int  # shuffles in the first rung
-    rungs: int
-    reduction: int
-    startup: int  # random trials before TPE models the results
-    params: tuple[str, ...]  # the knobs searched (the rest stay at the defaults)
-    budget: int  # games (every seating) the trials may play; may grow on --resume
-    remeasure: int  # shuffles of the held-out re-measure
-
-    def rung_shuffles(self) -> list[int]:
-        return [self.first_rung * self.reduction**i for i in range(self.rungs)]
-
-    def defines(self) -> dict:
-        """Everything but the budget and the re-measure: what the trials depend on."""
-        out = asdict(self)
-        out.pop("budget")
-        out.pop("remeasure")
-        out["params"] = list(self.params)
-        return out
-
-
-@dataclass
-class TrialRecord:
-    number: int  # k: the order among finished trials
-    state: str  # complete, pruned, cut (by the budget)
-    shuffles: int  # the most shuffles it played (per seating)
-    games: int  # games it played in all
-    value: float  # A's share of games won at its last rung
-    values: dict[int, float]  # shuffles -> share won, one per rung reached
-    params: dict[str, float]
-
-
-@dataclass
-class StudyOutcome:
-    settings: TuneSettings
-    trials: list[TrialRecord]
-    spent: int
-    best: TrialRecord | None
-    defaults: dict[str, float]
-    held_out: list[PairRuns] = field(default_factory=list)
-    best_file: str | None = None
-
+from strategies.registry import StrategyInfo
 
 # --- The strategy and its knobs ------------------------------------------------------------------
-
-def base_info(strategy: str, rules_spec: str) -> StrategyInfo:
-    """The strategy to tune (its parameters are the defaults); refuses one without knobs."""
-    rules, _ = rules_and_profile(rules_spec)
-    info = resolve_spec(strategy, rules) if is_per_profile(strategy) else load(strategy)
-    if not info.parametric:
-        raise TuneError(f"strategy '{strategy}' has no parameters to tune (parametric: "
-                        "tactician, cautious, a strategy file built on them, pimc)")
-    return info
-
 
 def searched(info: StrategyInfo, names: str | None) -> tuple[str, ...]:
     """The knobs to search: all of them, or the comma-separated ``names`` (checked)."""
@@ -167,103 +105,6 @@ def distributions(info: StrategyInfo, names: tuple[str, ...]) -> dict:
 
 
 # --- Racing -------------------------------------------------------------------------------------
-
-def racing_pruner(reduction: int, bootstrap: int):
-    """Successive halving on fixed rungs, counting only finished trials.
-
-    optuna's SuccessiveHalvingPruner would do the same, but it compares a trial with every
-    trial that ever reached the rung, including one interrupted by Ctrl-C: a resumed study
-    would then race against a trial that no longer exists, and differ from an uninterrupted
-    one. At each rung a trial goes on if its share of wins is among the best
-    1/``reduction`` of the finished trials' values at that rung (itself included); the first
-    ``bootstrap`` trials to reach a rung always go on."""
-    from optuna.pruners import BasePruner
-    from optuna.trial import TrialState
-
-    class RacingPruner(BasePruner):
-        def prune(self, study, trial) -> bool:
-            step = trial.last_step
-            if step is None:
-                return False
-            value = trial.intermediate_values[step]
-            rivals = [t.intermediate_values[step] for t in
-                      study.get_trials(deepcopy=False,
-                                       states=(TrialState.COMPLETE, TrialState.PRUNED))
-                      if step in t.intermediate_values]
-            if len(rivals) < bootstrap:
-                return False
-            ranked = sorted([*rivals, value], reverse=True)
-            keep = max(1, len(ranked) // reduction)
-            return value < ranked[keep - 1]
-
-    return RacingPruner()
-
-
-def _sampler(settings: TuneSettings, k: int):
-    from optuna.samplers import TPESampler
-
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")  # multivariate TPE is marked experimental
-        return TPESampler(seed=(settings.seed * 1_000_003 + k) % 2**32, multivariate=True,
-                          n_startup_trials=settings.startup, constant_liar=False)
-
-
-def _storage(path: Path):
-    """optuna's SQLite storage in write-ahead-log mode without a disk flush per commit: a
-    study makes thousands of small commits, which in the default mode cost a flush each
-    (about a third of a small trial's time). A crash can lose the last commits but never
-    corrupts the file; an interrupted trial is asked again on --resume anyway."""
-    import optuna
-    from sqlalchemy import event
-
-    storage = optuna.storages.RDBStorage(f"sqlite:///{path.resolve()}")
-
-    def pragmas(connection, record) -> None:
-        cursor = connection.cursor()
-        cursor.execute("PRAGMA journal_mode=WAL")
-        cursor.execute("PRAGMA synchronous=NORMAL")
-        cursor.close()
-
-    event.listen(storage.engine, "connect", pragmas)
-    storage.engine.dispose()  # connections made from now on get the pragmas
-    return storage
-
-
-def _study(folder: Path, settings: TuneSettings, create: bool):
-    import optuna
-
-    optuna.logging.set_verbosity(optuna.logging.WARNING)
-    storage = _storage(folder / STUDY)
-    pruner = racing_pruner(settings.reduction, settings.reduction)
-    if create:
-        return optuna.create_study(study_name=STUDY_NAME, storage=storage,
-                                   direction="maximize", sampler=_sampler(settings, 0),
-                                   pruner=pruner)
-    return optuna.load_study(study_name=STUDY_NAME, storage=storage,
-                             sampler=_sampler(settings, 0), pruner=pruner)
-
-
-def finished(study) -> list:
-    """Complete and pruned trials (cut ones are pruned with a user attribute), in order."""
-    from optuna.trial import TrialState
-
-    return [t for t in study.get_trials(deepcopy=False,
-                                        states=(TrialState.COMPLETE, TrialState.PRUNED))]
-
-
-def record(t) -> TrialRecord:
-    from optuna.trial import TrialState
-
-    steps = sorted(t.intermediate_values)
-    state = "complete" if t.state == TrialState.COMPLETE else \
-        ("cut" if t.user_attrs.get("cut") else "pruned")
-    return TrialRecord(number=int(t.user_attrs.get("k", t.number)), state=state,
-                       shuffles=steps[-1] if steps else 0,
-                       games=int(t.user_attrs.get("games", 0)),
-                       value=float(t.intermediate_values[steps[-1]]) if steps else math.nan,
-                       values={int(s): float(t.intermediate_values[s]) for s in steps},
-                       params={k: float(v) for k, v in t.params.items()})
-
 
 def share_won(runs: list[Path], teams: int, shuffles: int) -> float:
     """A's share of the games won over the seatings (run r has A as partnership r) in the
@@ -328,16 +169,6 @@ def check_settings(settings: TuneSettings, teams: int) -> None:
             f"rung need {least:,} games; give more, or lower --first-rung or --rungs")
 
 
-def load_settings(folder: Path) -> TuneSettings:
-    file = folder / SETTINGS
-    try:
-        data = json.loads(file.read_text(encoding="utf-8"))
-        data["params"] = tuple(data["params"])
-        return TuneSettings(**data)
-    except (OSError, ValueError, TypeError, KeyError) as exc:
-        raise TuneError(f"{file} is not a readable tuning study ({exc})") from None
-
-
 def open_study(folder: Path, settings: TuneSettings, resume: bool, rerun: bool):
     """The study in ``folder``: new, or (``resume``) the one already there if it was made
     with the same settings."""
@@ -361,11 +192,11 @@ def open_study(folder: Path, settings: TuneSettings, resume: bool, rerun: bool):
                             + "; ".join(diff))
         (folder / SETTINGS).write_text(json.dumps(asdict(settings), indent=2) + "\n",
                                        encoding="utf-8")
-        return _study(folder, settings, create=False)
+        return optuna_study(folder, settings, create=False)
     folder.mkdir(parents=True, exist_ok=True)
     (folder / SETTINGS).write_text(json.dumps(asdict(settings), indent=2) + "\n",
                                    encoding="utf-8")
-    return _study(folder, settings, create=True)
+    return optuna_study(folder, settings, create=True)
 
 
 def run_study(settings: TuneSettings, folder: Path, jobs: int = 0, resume: bool = False,
@@ -400,7 +231,7 @@ def run_study(settings: TuneSettings, folder: Path, jobs: int = 0, resume: bool 
             k = len(done)
             if settings.budget - spent < rungs[0] * teams:
                 break
-            study.sampler = _sampler(settings, k)
+            study.sampler = sampler(settings, k)
             waiting = study.get_trials(deepcopy=False, states=(TrialState.WAITING,))
             if k == 0 and not waiting:  # the defaults first: a baseline on these shuffles
                 study.enqueue_trial({n: _value(dists[n], defaults[n]) for n in names})
@@ -536,49 +367,3 @@ def held_out(outcome: StudyOutcome, folder: Path, jobs: int = 0, rerun: bool = F
     return pairs
 
 
-def strategy_text(outcome: StudyOutcome, params: dict[str, float], row: dict,
-                  against_row: dict | None) -> str:
-    """The tuned strategy file: base, every parameter, and comments saying how it was found
-    and how it measured on fresh shuffles."""
-    from analysis.fmt import pct, pts
-
-    s = outcome.settings
-    info = base_info(s.strategy, s.rules)
-    rules, profile = rules_and_profile(s.rules)
-    complete = sum(t.state == "complete" for t in outcome.trials)
-    lines = [
-        f"# {Path(s.strategy).stem} tuned by `handfoot tune` for {profile} "
-        f"(rules id {rules.rules_id}) against {Path(s.against).stem}",
-        f"# study: {len(outcome.trials)} trials ({complete} through every rung), "
-        f"{outcome.spent:,} games, seed {s.seed}, rungs "
-        + ", ".join(f"{r:,}" for r in s.rung_shuffles()) + " shuffles",
-        f"# held out (seed {s.seed + HELD_OUT_SEED_OFFSET}, {row['games']:,} shuffles in every "
-        f"seating): against the defaults it wins {pct(row['win_rate'])} (95% CI "
-        f"{pct(row['win_low'])} to {pct(row['win_high'])}; even {pct(row['even'])}), "
-        f"{pts(row['diff_game'], signed=True)} points per game (95% CI "
-        f"{pts(row['diff_game_low'], signed=True)} to {pts(row['diff_game_high'], signed=True)}"
-        f"), p = {row['p_value']:.2g}",
-    ]
-    if against_row is not None:
-        lines.append(f"# against {Path(s.against).stem}: wins {pct(against_row['win_rate'])} "
-                     f"(95% CI {pct(against_row['win_low'])} to "
-                     f"{pct(against_row['win_high'])})")
-    lines.append(f'base = "{info.base}"')
-    for p in info.param_specs:
-        value = params.get(p.name, 0)
-        shown = int(value) if p.integer else value
-        mark = "" if value == outcome.defaults.get(p.name) else "  # default " + \
-            f"{int(outcome.defaults[p.name]) if p.integer else outcome.defaults[p.name]}"
-        lines.append(f"{p.name} = {shown}{mark}")
-    return "\n".join(lines) + "\n"
-
-
-# --- Reading a study back (reports) -------------------------------------------------------------
-
-def read_trials(folder: Path) -> tuple[TuneSettings, list[TrialRecord]]:
-    settings = load_settings(folder)
-    study = _study(folder, settings, create=False)
-    return settings, [record(t) for t in finished(study)]
-
-
-Progress = Callable[[str], None]

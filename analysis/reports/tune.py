@@ -1,6 +1,7 @@
 """The report of ``handfoot tune``: the held-out re-measure first (the number a tuned file is
 judged by), then the settings found and every trial of the study, with plots of the search
-and of each knob's effect at the first rung (where every trial was measured)."""
+and of each knob's effect at the first rung (where every trial was measured); and the tuned
+strategy file, whose comments state the same held-out numbers."""
 
 from __future__ import annotations
 
@@ -8,14 +9,19 @@ from pathlib import Path
 
 import polars as pl
 
-from analysis import figures, plots
-from analysis.compare import METHOD
-from analysis.compare import answer as compare_answer
-from analysis.fmt import View, col, deals_view, many_seats, pct, pts, pval, results_view, sides_view
-from analysis.playing import PairRuns
-from analysis.report import Content, Figure, Section
-from analysis.tables import analyse, deals_table, results_table, sides_table
-from analysis.tune import TrialRecord, TuneSettings, base_info, read_trials
+from analysis.experiments.pairings import PairRuns, rules_and_profile
+from analysis.experiments.tune_study import (
+    HELD_OUT_SEED_OFFSET,
+    StudyOutcome,
+    TrialRecord,
+    TuneSettings,
+    base_info,
+    read_trials,
+)
+from analysis.reports import plots
+from analysis.reports.compare import answer as compare_answer
+from analysis.reports.content import Comparisons, Content, Figure, Section
+from analysis.reports.fmt import View, col, many_seats, pct, pts, pval, results_view
 
 TUNE_METHOD = [
     "Search: optuna's TPE sampler (multivariate; categorical for knobs with at most three "
@@ -34,6 +40,7 @@ TUNE_METHOD = [
 
 
 def trials_table(trials: list[TrialRecord], settings: TuneSettings) -> pl.DataFrame:
+    """One row per finished trial: its state, shuffles, share won and settings."""
     rows = []
     for t in trials:
         row = {"trial": t.number, "state": t.state, "shuffles": t.shuffles, "games": t.games,
@@ -46,6 +53,7 @@ def trials_table(trials: list[TrialRecord], settings: TuneSettings) -> pl.DataFr
 
 
 def best_table(settings: TuneSettings, best: dict[str, float]) -> pl.DataFrame:
+    """One row per parameter: its default, the tuned value and what it means."""
     info = base_info(settings.strategy, settings.rules)
     rows = []
     for p in info.param_specs:
@@ -77,10 +85,11 @@ def verdict(row: dict, what: str) -> str:
 
 
 def build(pairs: list[PairRuns], params: dict, out: Path | None) -> Content:
+    """The held-out re-measure, the settings found and every trial of the study."""
     folder = Path(params["study_dir"])
     settings, trials = read_trials(folder)
-    items = analyse(pairs)
-    results = results_table(items, correct=False)
+    measured = Comparisons.read(pairs, holm=False)
+    results = measured.results
     rows = list(results.iter_rows(named=True))
     best = {k: float(v) for k, v in params["best"].items()}
     table = trials_table(trials, settings)
@@ -134,16 +143,48 @@ def build(pairs: list[PairRuns], params: dict, out: Path | None) -> Content:
                  col("trial", "int", "trial"), col("state", "text", "state"),
                  col("shuffles", "int", "shuffles"), col("share won", "pct", "share_won"),
                  *(col(name, "text", name) for name in settings.params))),
-                     in_summary=False),
-             Section("Each strategy", sides_view(), in_summary=False),
-             Section("Deals", deals_view(), in_summary=False)]
+                     in_summary=False)]
     return Content(
-        kind="tune", title=f"Tuning {stem} under {rows[0]['group']}",
+        title=f"Tuning {stem} under {rows[0]['group']}",
         question=(f"Which settings of {stem} play best under {rows[0]['group']}, and do they "
                   "beat the defaults on games the search never saw?"),
         answer=answer,
-        tables={"results.csv": results, "best.csv": best_table(settings, best),
-                "trials.csv": table.sort("share_won", descending=True),
-                "sides.csv": sides_table(items), "deals.csv": deals_table(items)},
-        sections=views, figures=figs + figures.common(items, results, out),
-        method=TUNE_METHOD + METHOD, params=params, pairs=pairs)
+        tables={"best.csv": best_table(settings, best),
+                "trials.csv": table.sort("share_won", descending=True)},
+        sections=views, figures=figs, method_before=TUNE_METHOD,
+        comparisons=measured)
+
+
+def strategy_text(outcome: StudyOutcome, params: dict[str, float], row: dict,
+                  against_row: dict | None) -> str:
+    """The tuned strategy file: base, every parameter, and comments saying how it was found
+    and how it measured on fresh shuffles."""
+    s = outcome.settings
+    info = base_info(s.strategy, s.rules)
+    rules, profile = rules_and_profile(s.rules)
+    complete = sum(t.state == "complete" for t in outcome.trials)
+    lines = [
+        f"# {Path(s.strategy).stem} tuned by `handfoot tune` for {profile} "
+        f"(rules id {rules.rules_id}) against {Path(s.against).stem}",
+        f"# study: {len(outcome.trials)} trials ({complete} through every rung), "
+        f"{outcome.spent:,} games, seed {s.seed}, rungs "
+        + ", ".join(f"{r:,}" for r in s.rung_shuffles()) + " shuffles",
+        f"# held out (seed {s.seed + HELD_OUT_SEED_OFFSET}, {row['games']:,} shuffles in every "
+        f"seating): against the defaults it wins {pct(row['win_rate'])} (95% CI "
+        f"{pct(row['win_low'])} to {pct(row['win_high'])}; even {pct(row['even'])}), "
+        f"{pts(row['diff_game'], signed=True)} points per game (95% CI "
+        f"{pts(row['diff_game_low'], signed=True)} to {pts(row['diff_game_high'], signed=True)}"
+        f"), p = {row['p_value']:.2g}",
+    ]
+    if against_row is not None:
+        lines.append(f"# against {Path(s.against).stem}: wins {pct(against_row['win_rate'])} "
+                     f"(95% CI {pct(against_row['win_low'])} to "
+                     f"{pct(against_row['win_high'])})")
+    lines.append(f'base = "{info.base}"')
+    for p in info.param_specs:
+        value = params.get(p.name, 0)
+        shown = int(value) if p.integer else value
+        mark = "" if value == outcome.defaults.get(p.name) else "  # default " + \
+            f"{int(outcome.defaults[p.name]) if p.integer else outcome.defaults[p.name]}"
+        lines.append(f"{p.name} = {shown}{mark}")
+    return "\n".join(lines) + "\n"

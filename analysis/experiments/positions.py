@@ -12,7 +12,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from analysis.stats import mean_estimate
+from analysis.statistics.intervals import mean_estimate
 from sim.core.cards import KIND_NAMES, RANK_KIND, RANK_NAMES
 from sim.engine.layout import D_DISCARD, D_GRANT, D_MELD, D_PICKUP, DECISION_NAMES, MAX_WORLDS
 from sim.play.positions import Position, PositionError

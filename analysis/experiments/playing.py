@@ -2,7 +2,7 @@
 of A, same rules, seed and games. With two partnerships the runs are ``<key>-ab`` (A as
 partnership 0) and ``<key>-ba`` (A as partnership 1); with T partnerships (or T players in
 individual play) they are ``<key>-a0`` ... ``<key>-a{T-1}``, A in partnership r and B in every
-other one (analysis.paired).
+other one (analysis.statistics.paired).
 
 Runs live in ``runs/<report name>/`` so a report can name the runs it used, and a command run
 again reuses them: a finished run with the same rules, strategies (as played: kernel and every
@@ -11,162 +11,32 @@ finished chunks), one made by another engine build is played again (its records 
 code), and one that differs in what defines its records is an error unless ``rerun`` replaces
 it.
 
-Strategies with parameters are written out in full as TOML files named by a hash of their
-content (``<runs>/<name>/strategies/``), so a run's manifest pins every parameter and an
-edited strategy can never be mistaken for the one a run was made with. A name that resolves
-per rule set (``tuned``) stays a name; the run's manifest records what it resolved to.
+The pairings themselves, and the strategy files behind them, are plain data
+(analysis.experiments.pairings), so a report reads them without loading the engine.
 """
 
 from __future__ import annotations
 
 import dataclasses
-import hashlib
 import math
 import shutil
 import sys
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from collections.abc import Sequence
 from pathlib import Path
 
-from sim.core.profiles import load_rules, profile_name
-from sim.core.rules import Rules
-from sim.runs.lineup import is_per_profile, resolve_spec
+from analysis.experiments.pairings import (
+    Note,
+    Pairing,
+    PairRuns,
+    PlayError,
+    rules_and_profile,
+    seating_name,
+    seatings,
+)
+from sim.core.profiles import load_rules
 from sim.runs.storage import ChunkResult, Run, RunError, RunSpec, engine_build
-from strategies.registry import StrategyInfo, load
-
-STRATEGY_DIR = "strategies"
-Note = Callable[[str], None]
-
-
-class PlayError(RunError):
-    """A run folder that is in the way of the runs a command needs."""
-
-
-@dataclass(frozen=True)
-class Side:
-    """One strategy in a comparison: what readers see and what the engine loads."""
-
-    label: str
-    spec: str
-
-
-@dataclass(frozen=True)
-class Pairing:
-    """A against B under one rule set; ``group`` and ``value`` place it in tables and plots."""
-
-    key: str  # folder-safe: the runs are <key>-ab and <key>-ba
-    a: Side
-    b: Side
-    rules: str  # profile name or rule file
-    group: str  # rows and panels are grouped by this (the profile)
-    value: str = ""  # the swept parameter value, if any
-
-    def to_dict(self) -> dict:
-        return dataclasses.asdict(self)
-
-    @classmethod
-    def from_dict(cls, d: dict) -> Pairing:
-        return cls(key=d["key"], a=Side(**d["a"]), b=Side(**d["b"]), rules=d["rules"],
-                   group=d["group"], value=d.get("value", ""))
-
-
-@dataclass(frozen=True)
-class PairRuns:
-    """The runs of a pairing, one per seating: ``runs[r]`` has A as partnership r."""
-
-    pairing: Pairing
-    runs: tuple[Path, ...]
-
-    @property
-    def ab(self) -> Path:
-        return self.runs[0]
-
-    @property
-    def ba(self) -> Path:
-        return self.runs[1]
-
-    @property
-    def seatings(self) -> int:
-        return len(self.runs)
-
-
-def seating_name(seat: int, teams: int) -> str:
-    """The suffix of seating ``seat``'s run folder: ab/ba for two partnerships, a0, a1 ...
-    otherwise."""
-    if teams == 2:
-        return ("ab", "ba")[seat]
-    return f"a{seat}"
-
-
-# --- Strategies ---------------------------------------------------------------------------------
-
-def side(spec: str, folder: Path, label: str | None = None, rules: Rules | None = None,
-         allow_oracle: bool = False, **params: float) -> Side:
-    """A strategy by name or file, optionally with parameters changed.
-
-    Non-parametric registered strategies stay names; parametric ones (and every file) are
-    written in full to ``folder`` so runs pin every parameter. A per-profile name (``tuned``)
-    stays a name unless parameters are changed, which needs ``rules`` to resolve it first. A
-    strategy that sees hidden cards (``oracle``) is refused unless ``allow_oracle``: it is a
-    ceiling for measurement, and a comparison with it would not be a fair game.
-    """
-    if is_per_profile(spec):
-        if not params:
-            return Side(label or spec, spec)
-        if rules is None:
-            raise PlayError(f"strategy '{spec}' resolves per rule set; give it parameters "
-                            "only where the rules are known")
-        info = resolve_spec(spec, rules)
-    else:
-        info = load(spec)
-    if info.sees_hidden and not allow_oracle:
-        raise PlayError(f"strategy '{spec}' sees every hidden card, so a comparison with it is "
-                        "not a fair game; pass --allow-oracle to measure against it anyway")
-    if params and not info.parametric:
-        raise PlayError(f"strategy '{spec}' takes no parameters")
-    specs = {p.name: p for p in info.param_specs}
-    for name in params:
-        if name not in specs:
-            known = ", ".join(specs)
-            raise PlayError(f"unknown parameter '{name}' (known: {known})")
-    stem = Path(spec).stem if spec.endswith(".toml") else spec
-    shown = label or (stem + "".join(f" {k}={_num(v)}" for k, v in params.items()))
-    if not info.parametric:
-        if spec.endswith(".toml"):
-            raise PlayError(f"strategy file {spec}: only parametric strategies can be files")
-        return Side(shown, spec)
-    return Side(shown, strategy_file(info, folder, stem, shown, params))
-
-
-def strategy_file(info: StrategyInfo, folder: Path, stem: str, shown: str,
-                  params: dict | None = None) -> str:
-    """Write ``info`` with ``params`` changed in full to ``folder`` (named by a hash of its
-    content) and return its path."""
-    values = {**info.params, **(params or {})}
-    lines = [f'base = "{info.base}"'] + [f"{p.name} = {_num(values.get(p.name, 0))}"
-                                         for p in info.param_specs]
-    text = "\n".join(lines) + "\n"
-    digest = hashlib.sha256(text.encode()).hexdigest()[:10]
-    folder.mkdir(parents=True, exist_ok=True)
-    path = (folder / f"{stem}-{digest}.toml").resolve()
-    if not path.exists():
-        path.write_text(f"# {shown}: written by handfoot for a comparison\n{text}",
-                        encoding="utf-8")
-    load(str(path))  # the file must load as what it says
-    return str(path)
-
-
-def _num(value: float) -> str:
-    return str(int(value)) if float(value).is_integer() else repr(float(value))
-
 
 # --- Runs ---------------------------------------------------------------------------------------
-
-def rules_and_profile(rules_spec: str) -> tuple[Rules, str]:
-    rules = load_rules(rules_spec)
-    name = profile_name(rules)
-    return rules, name if name != "custom" else f"custom ({rules_spec})"
-
 
 def chunk_size_for(games: int, workers: int) -> int:
     """Enough chunks to keep every worker busy, none so small that overhead dominates;
@@ -187,11 +57,6 @@ def run_spec(pairing: Pairing, seat: int, seed: int, games: int, chunk_size: int
     seats = tuple(seats_for_teams(list(teams), rules.players))
     return RunSpec(rules=rules, profile=profile, team_strategies=teams, seat_strategies=seats,
                    seed=seed, games=games, chunk_size=chunk_size, keep_records=keep_records)
-
-
-def seatings(pairing: Pairing) -> int:
-    """How many seatings the pairing's rules need: one per partnership (or player)."""
-    return load_rules(pairing.rules).partnerships
 
 
 def _played(spec: RunSpec) -> tuple:

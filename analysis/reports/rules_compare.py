@@ -13,12 +13,17 @@ from pathlib import Path
 
 import polars as pl
 
-from analysis import figures, plots
-from analysis.compare import METHOD
-from analysis.fmt import View, col, deals_view, many_seats, pct, pts, results_view, sides_view
-from analysis.playing import Pairing, PairRuns, PlayError, Side, rules_and_profile
-from analysis.report import Content, Figure, Section
-from analysis.tables import analyse, deals_table, results_table, sides_table
+from analysis.experiments.pairings import (
+    Pairing,
+    PairRuns,
+    PlayError,
+    Side,
+    rules_and_profile,
+    slug,
+)
+from analysis.reports import plots
+from analysis.reports.content import Comparisons, Content, Figure, Section
+from analysis.reports.fmt import View, col, many_seats, pct, pts, results_view
 
 # (column, title, scale, reference or None: drawn as points around it instead of bars; "even"
 # is each rule set's even share of wins, 1 / seatings)
@@ -33,15 +38,12 @@ PANELS = (("turns_mean", "turns per deal", 1.0, None),
           ("diff_deal", "stronger - weaker, points per deal", 1.0, 0.0))
 
 
-def _slug(text: str) -> str:
-    return "".join(ch if ch.isalnum() or ch in "-_" else "-" for ch in text).strip("-")
-
-
 def plan(profiles: Sequence[str], strong: Side, weak: Side) -> list[Pairing]:
+    """One pairing per rule set, the stronger strategy as A."""
     out, seen = [], set()
     for spec in profiles:
         rules, profile = rules_and_profile(spec)
-        key = _slug(Path(spec).stem if spec.endswith(".toml") else spec)
+        key = slug(Path(spec).stem if spec.endswith(".toml") else spec)
         if key in seen:
             raise PlayError(f"rules '{spec}' are given twice")
         seen.add(key)
@@ -51,10 +53,10 @@ def plan(profiles: Sequence[str], strong: Side, weak: Side) -> list[Pairing]:
 
 def variants_table(results: pl.DataFrame, deals: pl.DataFrame, pairs: Sequence[PairRuns]
                    ) -> pl.DataFrame:
-    from analysis.playing import rules_and_profile as rp
-
+    """One row per rule set: its deals, with the stronger strategy's results beside them."""
     ids = pl.DataFrame({"key": [p.pairing.key for p in pairs],
-                        "rules_id": [rp(p.pairing.rules)[0].rules_id for p in pairs]})
+                        "rules_id": [rules_and_profile(p.pairing.rules)[0].rules_id
+                                     for p in pairs]})
     keep = ["key", "a", "b", "games", "teams", "even", "win_rate",
             pl.col("win_low").alias("win_rate_low"),
             pl.col("win_high").alias("win_rate_high"), "diff_deal", "diff_deal_low",
@@ -63,6 +65,8 @@ def variants_table(results: pl.DataFrame, deals: pl.DataFrame, pairs: Sequence[P
 
 
 def view() -> View:
+    """The rule sets side by side."""
+
     def ci(header: str, kind: str, stem: str):
         return col(header, kind, stem, f"{stem}_low", f"{stem}_high")
 
@@ -122,12 +126,12 @@ def answer(table: pl.DataFrame) -> list[str]:
 
 
 def build(pairs: list[PairRuns], params: dict, out: Path | None) -> Content:
-    items = analyse(pairs)
-    results = results_table(items, correct=len(items) > 1)
-    deals = deals_table(items)
+    """The rule sets side by side, and the stronger strategy's results under each."""
+    c = Comparisons.read(pairs, holm=len(pairs) > 1)
+    results = c.results
     table = variants_table(results if "p_holm" in results.columns else
                            results.with_columns(pl.col("p_value").alias("p_holm")),
-                           deals, pairs)
+                           c.deals, pairs)
     figs = []
     if out is not None:
         figs.append(Figure(plots.variants(table, PANELS, out), "The rule sets side by side",
@@ -137,21 +141,17 @@ def build(pairs: list[PairRuns], params: dict, out: Path | None) -> Content:
                            "are each rule set's even share."))
     a, b = pairs[0].pairing.a.label, pairs[0].pairing.b.label
     return Content(
-        kind="rules-compare", title="Rule sets compared: " + ", ".join(
-            p.pairing.group for p in pairs),
+        title="Rule sets compared: " + ", ".join(p.pairing.group for p in pairs),
         question=(f"How do these rule sets change deal length, endings, scores and books, and "
                   f"how much skill do they reward ({a} against {b})?"),
         answer=answer(table),
-        tables={"variants.csv": table, "results.csv": results, "sides.csv": sides_table(items),
-                "deals.csv": deals},
+        tables={"variants.csv": table},
         sections=[Section("The rule sets side by side", view()),
                   Section(f"{a} against {b} under each rule set",
                           results_view("p_holm" in results.columns,
-                                       ranks=many_seats(results))),
-                  Section("Each strategy", sides_view(), in_summary=False),
-                  Section("Deals", deals_view(), in_summary=False)],
-        figures=figs + figures.common(items, results, out),
-        method=METHOD + ["Under each rule set the two strategies play the paired design on "
-                         "the same seed; the stronger strategy's win rate measures how much "
-                         "the rules reward skill."],
-        params=params, pairs=pairs)
+                                       ranks=many_seats(results)))],
+        figures=figs,
+        method=["Under each rule set the two strategies play the paired design on the same "
+                "seed; the stronger strategy's win rate measures how much the rules reward "
+                "skill."],
+        comparisons=c)

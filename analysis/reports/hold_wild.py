@@ -1,0 +1,313 @@
+"""``handfoot ask hold-wild``: is holding a wild back worth it?
+
+Asked of the strongest heuristic player of each rule set (``baseline``: the tuned tactician
+where a tuned file ships for the profile, else ``cautious``), in all six profiles, individual
+play included: the player holding 1, 2 or 3 wilds back from its melds until it reaches the
+Foot plays against the same player holding none, on the same shuffles in every seating. Then,
+decision by decision (analysis.experiments.holding plays them, analysis.statistics.holding
+measures them), every time that player would meld a wild the rest of the deal is played both
+ways from the same deal, and the value of holding is reported by situation. Every word of the
+answer is generated from the numbers (analysis.reports.verdict and the decision-level words
+here) and states its uncertainty.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from pathlib import Path
+
+from analysis.experiments.holding_cache import read_positions
+from analysis.experiments.pairings import (
+    Pairing,
+    PairRuns,
+    PlayError,
+    rules_and_profile,
+    side,
+    slug,
+)
+from analysis.reports import plots
+from analysis.reports.content import Comparisons, Content, Figure, Section
+from analysis.reports.fmt import View, col, many_seats, pct, pts, results_view
+from analysis.reports.verdict import verdict
+from analysis.statistics.holding import (
+    F_WILDS_HELD,
+    MIN_PER_GROUP,
+    Collected,
+    HoldEffect,
+    effect_where,
+    effects,
+    effects_table,
+    knob_acts,
+)
+from sim.core.profiles import PROFILES as ALL_PROFILES
+from sim.core.profiles import profile_name
+from sim.core.rules import Rules
+from sim.runs.lineup import TUNED, tuned_profiles
+
+PROFILES = tuple(ALL_PROFILES)
+VALUES = (1, 2, 3)
+GAMES = 6_000  # shuffles per seating of each comparison (the command's default)
+POSITIONS = 25_000  # branched positions per rule set (the command's default)
+QUESTION = ("Is holding a wild worth it? Does the strongest heuristic player of each rule set "
+            "do better if it keeps 1, 2 or 3 wild cards back from its melds until it reaches "
+            "its Foot, rather than melding them at once, and in which situations does holding "
+            "one back pay?")
+_HOLD = " hold "
+
+
+def baseline(rules: Rules) -> str:
+    """The strongest heuristic of a rule set: its tuned tactician where a tuned file ships
+    for the profile (``handfoot tune``), else ``cautious``."""
+    return TUNED if profile_name(rules) in tuned_profiles() else "cautious"
+
+
+def player_of(pairing: Pairing) -> str:
+    """The player a hold-wild pairing asks about (its labels are '<player> hold <n>')."""
+    name = pairing.b.label.rpartition(_HOLD)[0] if _HOLD in pairing.b.label else ""
+    return name or "tactician"  # reports made before the baseline was named
+
+
+def plan(profiles: Sequence[str], values: Sequence[int], folder: Path,
+         strategy: str | None = None) -> list[Pairing]:
+    """Per rule set: the baseline (or ``strategy``) holding each of ``values`` wilds back
+    against itself holding none."""
+    out = []
+    for spec in profiles:
+        rules, profile = rules_and_profile(spec)
+        player = strategy or baseline(rules)
+        none = side(player, folder, label=f"{player}{_HOLD}0", rules=rules, hold_wilds=0)
+        for v in values:
+            if v == 0:
+                raise PlayError("hold 0 is the baseline; compare 1, 2 or 3 against it")
+            out.append(Pairing(key=f"{slug(profile)}-hold{v}",
+                               a=side(player, folder, label=f"{player}{_HOLD}{v}",
+                                      rules=rules, hold_wilds=v),
+                               b=none, rules=spec, group=profile, value=str(v)))
+    return out
+
+
+def players(pairs: Sequence[PairRuns]) -> dict[str, str]:
+    """The player asked about under each rule set (group)."""
+    return {p.pairing.group: player_of(p.pairing) for p in pairs}
+
+
+def _who(players: dict[str, str]) -> str:
+    """Who the answer is about, in words."""
+    by: dict[str, list[str]] = {}
+    for group, player in players.items():
+        by.setdefault(player, []).append(group)
+    parts = []
+    for player, groups in by.items():
+        where = ", ".join(groups) if len(groups) < len(players) or len(players) == 1 else \
+            f"all {len(groups)} rule sets"
+        why = (" (the tactician as handfoot tune tuned it for each)" if player == TUNED else
+               " (the strongest heuristic where no tuned file ships)" if player == "cautious"
+               else "")
+        parts.append(f"{player}{why} under {where}")
+    return "The player asked about: " + "; ".join(parts) + "."
+
+
+# --- Decision by decision: words from the numbers -----------------------------------------
+
+def holding_view() -> View:
+    """The decision-by-decision table: holding minus melding by situation."""
+    return View("holding.csv", (
+        col("rules", "text", "group"), col("player", "text", "player"),
+        col("situation", "text", "situation"), col("case", "text", "case"),
+        col("positions", "int", "positions"), col("share of decisions", "pct", "share"),
+        col("holding - melding per decision (95% CI)", "pts_ci", "mean", "low", "high"),
+        col("holding better", "pct", "share_better"),
+        col("holding worse", "pct", "share_worse")))
+
+
+def _ci(e: HoldEffect) -> str:
+    return (f"{pts(e.mean, 0, signed=True)} points per decision (95% CI "
+            f"{pts(e.low, 0, signed=True)} to {pts(e.high, 0, signed=True)}, "
+            f"{e.positions:,} decisions)")
+
+
+def decisions_verdict(found: list[HoldEffect], player: str, profile: str) -> list[str]:
+    """Plain sentences generated from the measured effects (never written by hand)."""
+    overall = found[0]
+    pays = [e for e in found[1:] if e.low > 0]
+    costs = [e for e in found[1:] if e.high < 0]
+
+    def where(items: list[HoldEffect]) -> str:
+        best = sorted(items, key=lambda e: -abs(e.mean))[:4]
+        return "; ".join(f"{e.group}, {_ci(e)}" for e in best)
+
+    if overall.low > 0:
+        head = "holding pays on the whole"
+    elif overall.high < 0:
+        head = "holding costs on the whole"
+    else:
+        head = "on the whole holding neither clearly pays nor clearly costs"
+    line = (f"Decision by decision under {profile} ({player}): {head}, "
+            f"{pts(overall.mean, 0, signed=True)} points of deal margin per decision (95% CI "
+            f"{pts(overall.low, 0, signed=True)} to {pts(overall.high, 0, signed=True)}) over "
+            f"{overall.positions:,} decisions in which it would have melded a wild. ")
+    line += (f"Holding pays in these situations: {where(pays)}. " if pays else
+             "In no situation measured does holding clearly pay. ")
+    line += (f"It costs most in these: {where(costs)}." if costs else
+             "In no situation measured does holding clearly cost.")
+    return [line]
+
+
+def curve(c: Collected, game_rows: Sequence[dict]) -> str:
+    """Why the game-level curve (hold 1, 2, 3 against hold 0) has its level and its shape,
+    from the decision-level measurements: where the knob acts, how often, what holding once
+    is worth there, and how that changes with the wilds in hand (the settings differ only
+    where the player holds 2 or more)."""
+    if not game_rows or len(c.rows) < 2 * MIN_PER_GROUP:
+        return ""
+    ordered = sorted(game_rows, key=lambda r: int(float(r["value"])))
+    values = [int(float(r["value"])) for r in ordered]
+    diffs = [float(r["diff_deal"]) for r in ordered]
+    acts = knob_acts(c)
+    deals = max(1, c.games * c.rules.deals_per_game)
+    inside = effect_where(c, acts, "where the knob acts")
+    outside = effect_where(c, ~acts, "elsewhere")
+    game = ", ".join(f"holding {v} {pts(d, 0, signed=True)}" for v, d in
+                     zip(values, diffs, strict=True))
+    order = sorted(range(len(values)), key=lambda i: diffs[i])  # most costly first
+    if all(diffs[i] >= diffs[i + 1] for i in range(len(diffs) - 1)):
+        shape = "each wild more held back costs more"
+    elif all(diffs[i] <= diffs[i + 1] for i in range(len(diffs) - 1)):
+        shape = "holding more wilds back costs less, not more"
+    else:
+        shape = (f"not monotone: holding {values[order[0]]} costs most and holding "
+                 f"{values[order[-1]]} least")
+    text = (f"The curve under {c.profile} ({c.player}), per deal against holding none: "
+            f"{game} ({shape}). ")
+    if inside is None:
+        return text + ("The knob acts (on the Hand, once the wild books are made) in fewer "
+                       f"than {MIN_PER_GROUP} of the {len(c.rows):,} decisions branched, so "
+                       "single held decisions cannot explain the curve: it comes from how "
+                       "the held wilds change the rest of the deal.")
+    per_deal = inside.positions / deals
+    text += (f"The knob acts only on the Hand once the wild books are made, in "
+             f"{per_deal:.2f} decisions per deal ({pct(inside.positions / len(c.rows), 0)} of "
+             f"the decisions to meld a wild); holding back once there is worth {_ci(inside)}")
+    if outside is not None:
+        text += f"; elsewhere it is worth {_ci(outside)}"
+    text += ". "
+    predicted = inside.mean * per_deal
+    level = sum(diffs) / len(diffs)
+    if level != 0 and predicted / level > 0:
+        ratio = predicted / level
+        share = ("about all of" if 0.75 <= ratio <= 1.33 else
+                 f"about {ratio:.1f} times" if ratio > 1.33 else f"about {pct(ratio, 0)} of")
+        text += (f"Held once at each of them, that is about {pts(predicted, 0, signed=True)} "
+                 f"points per deal: {share} the curve's level. ")
+    else:
+        text += (f"Held once at each of them, that is about {pts(predicted, 0, signed=True)} "
+                 "points per deal, not the curve's level: holding throughout changes the rest "
+                 "of the deal, not one decision. ")
+    held = c.rows[:, F_WILDS_HELD]
+    one = effect_where(c, acts & (held == 1), "1 wild")
+    more = effect_where(c, acts & (held >= 2), "2 or more wilds")
+    if one is None or more is None or 1 not in values or max(values) < 2:
+        return text + ("Too few of those decisions hold 1 wild, or 2 or more, to say why the "
+                       "settings differ.")
+    slope = diffs[-1] - diffs[values.index(1)]
+    text += (f"The settings differ only where the player holds 2 or more wilds "
+             f"({more.positions / deals:.2f} decisions per deal): holding there is worth "
+             f"{_ci(more)}, against {_ci(one)} with 1 wild. ")
+    if more.low > one.high:
+        expect = "less"
+    elif more.high < one.low:
+        expect = "more"
+    else:
+        return text + ("Those intervals overlap, so the decisions cannot say whether holding "
+                       f"more should cost more or less; the curve's slope (holding "
+                       f"{values[-1]} minus holding 1: {pts(slope, 0, signed=True)} points per "
+                       "deal) is of the size they leave open.")
+    seen = "less" if slope > 0 else "more"
+    text += (f"So holding more should cost {expect} than holding 1"
+             + (", as the curve shows." if expect == seen else
+                f"; the curve shows the opposite (holding {values[-1]} minus holding 1: "
+                f"{pts(slope, 0, signed=True)} points per deal), so its shape comes from how "
+                "the held wilds change later play, not from single decisions."))
+    return text
+
+
+# --- The report ---------------------------------------------------------------------------------
+
+def build(pairs: list[PairRuns], params: dict, out: Path | None) -> Content:
+    """The game-level comparisons, then the decision-by-decision section from the branched
+    positions the command kept (params["holding"]), each with words from the numbers."""
+    measured = Comparisons.read(pairs, holm=True)
+    results = measured.results
+    who = players(pairs)
+    found = [read_positions(Path(p)) for p in params.get("holding", [])]
+    table = effects_table(found)
+    lines = verdict(results, players=who)
+    answer = [lines[0], _who(who), *lines[1:-1]]
+    rows = list(results.iter_rows(named=True))
+    for c in found:
+        if len(c.rows) < 2:
+            answer.append(f"Decision by decision under {c.profile} ({c.player}): it never "
+                          "melded a wild after opening in the games played, so there is "
+                          "nothing to branch.")
+            continue
+        answer += decisions_verdict(effects(c.rows), c.player, c.profile)
+        shape = curve(c, [r for r in rows if r["group"] == c.profile])
+        if shape:
+            answer.append(shape)
+    answer.append(lines[-1])
+    figs = []
+    if out is not None:
+        figs.append(Figure(plots.effect(results, "wilds held back (hold_wilds)", out),
+                           "Holding 1, 2 or 3 wilds against holding none",
+                           "Score difference per deal and game win rate of each rule set's "
+                           "player holding wilds back against the same player holding none; "
+                           "bars are 95% intervals (uncorrected; the verdict uses "
+                           "Holm-corrected p-values)."))
+        if table.height:
+            figs.append(Figure(plots.holding(table, out), "Holding a wild, decision by decision",
+                               "Points of deal margin per decision, holding the wilds the "
+                               "player would meld minus melding them, both played to the end "
+                               "of the deal from the same deal by the same player; by "
+                               "situation, 95% intervals clustered by game; blue: the "
+                               "interval excludes 0."))
+    sections = [Section("Holding wilds against holding none",
+                        results_view(True, (col("rules", "text", "group"),
+                                            col("wilds held", "text", "value")),
+                                     ranks=many_seats(results)),
+                        note="A holds wilds back, B holds none (the same player otherwise); "
+                             "p (Holm): corrected for every comparison in the table.")]
+    tables = {}
+    if table.height:
+        tables["holding.csv"] = table
+        per = ", ".join(f"{c.profile} {len(c.rows):,} from {c.games:,} games "
+                        f"({c.decisions_per_deal:.1f} per deal)" for c in found)
+        sections.append(Section("Decision by decision: the value of holding a wild",
+                                holding_view(),
+                                note="Every decision in which the player melded a wild after "
+                                     "opening, played on both ways from the same deal; "
+                                     f"positions: {per}. Intervals: 95%, from the paired "
+                                     "differences, clustered by game."))
+    return Content(
+        title="Is holding a wild worth it?", question=QUESTION,
+        answer=answer, tables=tables, sections=sections, figures=figs,
+        method=[
+            "The player of each rule set is its strongest heuristic: the tactician tuned for "
+            "the profile (handfoot tune; strategies/tuned/<profile>.toml) where one ships, "
+            "else cautious. Holding wilds: its hold_wilds parameter (strategies show "
+            "tactician), which keeps up to that many wilds out of its melds while on the Hand "
+            "once the partnership has opened and made its wild books; every other parameter "
+            "as the player has it, in both strategies.",
+            "Holm's correction across all comparisons (statsmodels multipletests); a "
+            "comparison is called better or worse only when its corrected p is under 0.05.",
+            "Decision by decision (analysis.experiments.holding, sim.play.branching): games of "
+            "the player (holding none) in every seat; at every meld decision in which its line "
+            "melds a wild after its partnership has opened, the rest of the deal is played "
+            "twice on copies of the real deal, once with the line as proposed and once with its "
+            "wilds left in hand (natural parts kept, melds too small without their wilds "
+            "dropped), the player playing every seat afterwards and the strategies' random "
+            "stream reset between the two (common random numbers). The outcome is the deal's "
+            "score margin of the player's partnership over the best other one; holding minus "
+            "melding per decision gets a t-interval with a cluster-robust standard error by "
+            f"game. A situation is shown with at least {MIN_PER_GROUP} positions."],
+        comparisons=measured)
+
