@@ -196,6 +196,7 @@ def test_R_O1_R_O2_several_melds_in_one_line_add_up():
     assert arr[0]["opened"][0] == 1
 
 
+@pytest.mark.rule("W4")
 def test_R_O2_bonuses_do_not_count_toward_the_opening():
     """R-O2 (W4 below): a book's bonus and red threes do not help; only card values."""
     arr = position(hands={0: ["6"] * 7 + ["4", "4"]})
@@ -210,6 +211,7 @@ def test_R_O4_after_opening_both_partners_meld_freely():
     assert lay(arr, 2, ("5", ["5"] * 3)) == OK  # 15 points, now free
 
 
+@pytest.mark.rule("R-O2")
 def test_R_X11_R_O3_opening_counted_per_line_not_per_turn():
     """Our reading of R-O2/R-X11: the opening line itself must reach the minimum."""
     arr = position(hands={0: ["K"] * 3 + ["Q"] * 3 + ["4", "4"]})

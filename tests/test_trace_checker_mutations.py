@@ -163,6 +163,7 @@ def test_profile_mutation_is_caught(
 
 
 @pytest.mark.parametrize("name", list(RULE_SET_MUTATIONS))
+@pytest.mark.rule("R-V4", "R-V7", "R-M4")
 def test_rule_set_mutation_is_caught(
     name: str, engine_traces_by_rule_set: dict[str, list[list[dict]]]
 ) -> None:

@@ -167,6 +167,7 @@ SIX_TWO = {"players": 6, "decks": 7}
 SIX_THREE = {"players": 6, "partnerships": 3, "decks": 7}
 
 
+@pytest.mark.rule("R-O1")
 def test_R_V2_six_players_as_two_partnerships_of_three() -> None:
     """Seats 1, 3, 5 play for partnership 1: seat 3 extends seat 1's opening freely; seat 2's
     partnership 0 has not opened (R-O1)."""
@@ -311,6 +312,7 @@ def test_R_M4_wild_melds_off() -> None:
 
 
 # -- growing books: R-V3 -----------------------------------------------------------------------
+@pytest.mark.rule("R-M2")
 def test_R_V3_books_grow_one_meld_per_rank() -> None:
     """saskatchewan: 9 x 7 is a book; 9 9 then joins it (closed books would need a new meld of
     3: R-M2); wilds join within the ratio, the ratio holds after the book too."""

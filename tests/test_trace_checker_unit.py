@@ -281,6 +281,7 @@ def test_R_X1_R_X9_short_replacement_holding_a_red_three() -> None:
     assert_ok(b.lines[:-1] + [end], complete=True)
 
 
+@pytest.mark.rule("R-O1", "R-M3")
 def test_non_fatal_violations_do_not_stop_the_checking() -> None:
     """R-O1 is reported and play goes on, so a later R-M3 is reported too."""
     b = TraceBuilder(make_deal(hands=[n("6", 7) + " 9 9 2 2"])).draw(0)
