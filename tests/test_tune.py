@@ -6,8 +6,6 @@ tuning, is what is tested."""
 from __future__ import annotations
 
 import json
-import signal
-import time
 from dataclasses import asdict
 from pathlib import Path
 
@@ -17,6 +15,7 @@ import pytest
 from analysis.experiments.pairings import rules_and_profile
 from analysis.experiments.tune import run_study
 from analysis.experiments.tune_study import TuneSettings, read_trials
+from sim.runs.runner import INTERRUPT_AFTER
 from tests.runhelpers import cli, start_cli
 
 KNOBS = ("hold_wilds", "black3_block", "go_out", "min_pile")
@@ -51,28 +50,30 @@ def test_the_same_seed_gives_the_same_trials(uninterrupted, tmp_path):
     assert first["params"] == {"hold_wilds": 0, "black3_block": 1, "go_out": 0, "min_pile": 1}
 
 
+# Inside the second trial's first rung: the first trial (the defaults) plays both rungs, 24
+# games per seating in chunks of 4 (12 chunks); the second's first rung is 2 per seating.
+INTERRUPT_AT_CHUNK = 14
+
+
 def test_sigint_then_resume_finishes_the_same_study(uninterrupted, tmp_path, capsys,
                                                     monkeypatch):
+    """Ctrl-C part-way (SIGINT to the process group right after the 14th chunk is stored, by
+    the runner's test hook, so on any machine it lands at the same point of the same trial),
+    then --resume: the same trials as the uninterrupted study, and its report."""
     dirs = ["--runs-dir", str(tmp_path / "runs"), "--reports-dir", str(tmp_path / "reports"),
             "--report", "t"]
+    monkeypatch.setenv(INTERRUPT_AFTER, str(INTERRUPT_AT_CHUNK))
     proc = start_cli(*CLI_ARGS, *dirs, cwd=tmp_path)
-    trials = tmp_path / "runs" / "t" / "trials"
-    deadline = time.monotonic() + 120
-    while time.monotonic() < deadline:  # wait until a few trials have played
-        if proc.poll() is not None:
-            pytest.fail(f"tune ended before it could be interrupted: {proc.communicate()}")
-        if trials.is_dir() and len(list(trials.iterdir())) >= 6:
-            break
-        time.sleep(0.02)
-    else:
-        pytest.fail("no trials played in time")
-    proc.send_signal(signal.SIGINT)
-    out, err = proc.communicate(timeout=60)
+    monkeypatch.delenv(INTERRUPT_AFTER)  # the resume below runs in this process
+    out, err = proc.communicate(timeout=300)
     assert proc.returncode == 130, err
     last = err.strip().splitlines()[-1]
     assert last.startswith("handfoot: interrupted") and "--resume" in last, err
     _, partial = read_trials(tmp_path / "runs" / "t")
     assert 0 < len(partial) < len(uninterrupted)  # stopped part-way
+    stopped = [m.parent.name for m in (tmp_path / "runs" / "t" / "trials").glob("*/manifest.json")
+               if json.loads(m.read_text())["status"] == "interrupted"]
+    assert len(stopped) == 1, stopped  # inside a trial's run, which the resume finishes
     monkeypatch.chdir(tmp_path)
     code, out, err = cli(capsys, *CLI_ARGS, *dirs, "--resume", "--out", "t.toml")
     assert code == 0, err
