@@ -7,7 +7,6 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from sim.core.cards import N_KINDS
 from sim.core.profiles import PROFILES
 from sim.core.rules import Rules, replace
 from sim.engine.flow import apply_decision, clear_proposal, ended, next_turn
@@ -19,15 +18,17 @@ from sim.engine.layout import (
     D_NONE,
     D_PICKUP,
     DECISION_NAMES,
+    GAME_DTYPE,
+    MAX_CARDS,
     S_DECIDER,
     S_DECISION,
-    S_STOCK_N,
     W_ENTRIES,
     W_LINES,
 )
 from sim.play.api import make_table
 from sim.runs.trace import trace_games
 from strategies.search import pimc
+from tests import hidden_cards as hc
 from tests.trace_checker import check_trace
 
 HOOKS = {D_PICKUP: pimc.choose_pickup, D_MELD: pimc.propose_melds, D_GRANT: pimc.grant,
@@ -69,39 +70,23 @@ def decision_points(rules: Rules, games: int = 2, seed: int = 3):
                 apply_decision(table.g, table.w, table.t, value)
 
 
-def scramble_hidden(game: np.ndarray, seat: int, rng: np.random.Generator) -> np.ndarray:
-    """Everything ``seat`` cannot see dealt anew: the other hands' cards beyond those known to
-    be there, every unpicked Foot (its own too), the stock's contents and order. Every count
-    the seat can see stays."""
-    out = game.copy()
-    g = out[0]
-    players = int(g["sc"][17])
-    pool = []
-    shapes = []
-    for s in range(players):
-        if s != seat:
-            free = g["hand"][s] - g["known"][s]
-            pool += [k for k in range(N_KINDS) for _ in range(int(free[k]))]
-            shapes.append(("hand", s, int(free.sum())))
-        if not g["on_foot"][s]:
-            pool += [k for k in range(N_KINDS) for _ in range(int(g["foot"][s][k]))]
-            shapes.append(("foot", s, int(g["foot"][s].sum())))
-    n_stock = int(g["sc"][S_STOCK_N])
-    pool += [int(c) for c in g["stock"][:n_stock]]
-    pool = list(rng.permutation(pool))
-    for place, s, count in shapes:
-        cards, pool = pool[:count], pool[count:]
-        target = g["hand"] if place == "hand" else g["foot"]
-        target[s] = (g["known"][s] if place == "hand" else 0) + np.bincount(
-            np.array(cards, dtype=np.int64), minlength=N_KINDS)
-    g["stock"][:n_stock] = pool
-    return out
+def scramble_hidden(game: np.ndarray, seat: int) -> np.ndarray:
+    """``game`` with everything ``seat`` cannot see dealt anew, by the no-cheating check's own
+    ``redeal`` (tests/hidden_cards.py): the other hands beyond their known cards, every
+    unpicked Foot, the stock's contents and order, and the deal's random stream. The root
+    seed stays, as that check keeps it for the search players (their worlds are keyed on it).
+    Draws from the stream ``hc.seed_redeals`` seeded."""
+    out = np.zeros(2, dtype=GAME_DTYPE)
+    pool = np.zeros(MAX_CARDS, dtype=np.int8)
+    stats = np.zeros(hc.N_STATS, dtype=np.int64)
+    hc.redeal(game[0], out, 1, seat, True, pool, stats)
+    return out[1:]
 
 
 def test_pimc_decides_only_from_what_its_seat_may_know():
     """Every decision kind, from real pimc games: scrambling every hidden card gives the same
     decision and the same proposal."""
-    rng = np.random.default_rng(11)
+    hc.seed_redeals(11)
     seen = {kind: 0 for kind in HOOKS}
     rules = Rules()
     for table, game, work in decision_points(rules, games=2):
@@ -112,9 +97,10 @@ def test_pimc_decides_only_from_what_its_seat_may_know():
         table.game[:] = game
         table.work[:] = work
         first = decide(table)
-        table.game[:] = scramble_hidden(game, seat, rng)
+        table.game[:] = scramble_hidden(game, seat)
         assert not np.array_equal(table.game["hand"], game["hand"]) or \
             not np.array_equal(table.game["stock"], game["stock"])
+        assert not np.array_equal(table.game["rng"], game["rng"])  # the stream too
         table.work[:] = work
         second = decide(table)
         assert first[0] == second[0], f"{DECISION_NAMES[kind]}: the decision changed"
@@ -133,7 +119,7 @@ def test_a_seeing_oracle_would_fail_that_test():
     above can tell."""
     from strategies.search import oracle
 
-    rng = np.random.default_rng(5)
+    hc.seed_redeals(5)
     rules = Rules()
     changed = 0
     for n, (table, game, work) in enumerate(decision_points(rules, games=1)):
@@ -142,7 +128,7 @@ def test_a_seeing_oracle_would_fail_that_test():
         seat = int(game[0]["sc"][S_DECIDER])
         answers = []
         for trial in range(2):
-            table.game[:] = game if trial == 0 else scramble_hidden(game, seat, rng)
+            table.game[:] = game if trial == 0 else scramble_hidden(game, seat)
             table.work[:] = work
             clear_proposal(table.w)
             answers.append(oracle.choose_discard(table.g, table.w, table.t, table.copies, seat))
