@@ -189,14 +189,13 @@ def rules_compare(profiles: tuple[str, ...], strong: str, weak: str, allow_oracl
         finish("rules-compare", pairs, params, report_name, reports_dir, root)
 
 
-REPORT_HELP = f"""Rebuild the report NAME from the runs its manifest names, without playing a
-game.
-
-Reports are made by {kinds.commands()} (the kinds of analysis.reports.kinds); this command
-reads the same run folders again (checking every chunk's sha256) and writes reports/NAME/ anew:
-index.html, summary.md, the PNG figures, the CSV tables and manifest.json. It loads no compiled
-code.
-"""
+REPORT_HELP = (
+    "Rebuild the report NAME from the runs its manifest names, without playing a game.\n\n"
+    "This command reads the same run folders again (checking every chunk's sha256) and writes "
+    "reports/NAME/ anew: index.html, summary.md, the PNG figures, the CSV tables and "
+    "manifest.json. It loads no compiled code. Reports are made by (the kinds of "
+    "analysis.reports.kinds):\n\n\b\n"
+    + "\n".join(f"  {k.command}" for k in kinds.KINDS.values()))
 
 
 @click.command(epilog="Example: handfoot report hold-wild", help=REPORT_HELP)
