@@ -327,6 +327,7 @@ def _race(trial, settings: TuneSettings, info: StrategyInfo, stem: str, opponent
 
 
 def study_tell(trial, state, value: float | None = None) -> None:
+    """Tell the trial's study how the trial ended."""
     trial.study.tell(trial, value, state=state)
 
 

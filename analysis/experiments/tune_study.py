@@ -60,6 +60,8 @@ class TuneSettings:
 
 @dataclass
 class TrialRecord:
+    """One finished trial as the report shows it (read from the optuna study)."""
+
     number: int  # k: the order among finished trials
     state: str  # complete, pruned, cut (by the budget)
     shuffles: int  # the most shuffles it played (per seating)
@@ -94,6 +96,7 @@ def base_info(strategy: str, rules_spec: str) -> StrategyInfo:
 
 
 def load_settings(folder: Path) -> TuneSettings:
+    """The settings a study in ``folder`` was made with (``tune.json``)."""
     file = folder / SETTINGS
     try:
         data = json.loads(file.read_text(encoding="utf-8"))
@@ -192,6 +195,7 @@ def finished(study) -> list:
 
 
 def record(t) -> TrialRecord:
+    """An optuna trial as a ``TrialRecord``: its order, how it ended, its rungs."""
     from optuna.trial import TrialState
 
     steps = sorted(t.intermediate_values)

@@ -47,6 +47,8 @@ class ReportError(ValueError):
 
 @dataclass(frozen=True)
 class Figure:
+    """A PNG drawn into the report folder, with what it shows in words."""
+
     file: str
     title: str
     caption: str

@@ -17,16 +17,19 @@ import polars as pl
 
 
 def pct(x: float, digits: int = 1) -> str:
+    """A share as a percentage (n/a for a missing number)."""
     return "n/a" if x is None or math.isnan(x) else f"{100 * x:.{digits}f}%"
 
 
 def pts(x: float, digits: int = 1, signed: bool = False) -> str:
+    """Points with thousands separators, signed for differences."""
     if x is None or math.isnan(x):
         return "n/a"
     return f"{x:+,.{digits}f}" if signed else f"{x:,.{digits}f}"
 
 
 def pval(p: float) -> str:
+    """A p-value to the digits that matter (below what a double resolves: <1e-300)."""
     if p is None or math.isnan(p):
         return "n/a"
     if p < 1e-300:  # below what a double resolves: scipy returns 0
@@ -101,6 +104,7 @@ class View:
 
 
 def col(header: str, kind: str, *sources: str) -> Column:
+    """A displayed column: its header, its format (a key of ``_FORMATS``), its sources."""
     return Column(header, tuple(sources), kind)
 
 

@@ -17,11 +17,14 @@ from analysis.reports.content import Builder, ReportError
 
 @dataclass(frozen=True)
 class Kind:
+    """One report kind: what its manifest calls it, where its builder is, who makes it."""
+
     name: str  # the kind a report's manifest records
     module: str  # the module with its ``build``; named after its command
     command: str  # how a reader makes one
 
     def builder(self) -> Builder:
+        """The kind's ``build``, its module imported now (so listing kinds imports none)."""
         return importlib.import_module(self.module).build
 
 

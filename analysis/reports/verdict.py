@@ -28,6 +28,7 @@ def call(row: dict) -> str:
 
 
 def wilds(value: str) -> str:
+    """A hold-wild comparison's value in words."""
     n = int(float(value))
     return f"holding {n} wild{'s' if n != 1 else ''} back"
 
