@@ -57,9 +57,9 @@ def check_played(path: Path, seat_specs: list[str], rules: Rules, games: int) ->
     assert m["rules"]["rules_id"] == rules.rules_id
     assert m["strategies"]["seats"] == list(seat_specs), m["strategies"]["seats"]
     infos = [load(spec) for spec in seat_specs]
-    played = [(p["kernel"], p["params"]) for p in m["strategies"]["played"]]
+    played = [(p["module"], p["params"]) for p in m["strategies"]["played"]]
     for seat, (got, info) in enumerate(zip(played, infos, strict=True)):
-        assert got == (info.kernel, info.params), f"seat {seat} played {got}, not {info}"
+        assert got == (info.module, info.params), f"seat {seat} played {got}, not {info}"
     got = records(path)
     want = play(rules, infos, m["seed"], 0, games)
     assert got.height == len(want) == games * rules.deals_per_game
