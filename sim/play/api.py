@@ -77,7 +77,7 @@ def make_table(rules: Rules, seat_strategies: Sequence[str | StrategyInfo],
         copies=new_game(packed, checked=False, count=SEARCH_COPIES),
         guard=new_game(packed, checked=False),
         hooks=seat_hooks(infos),
-        fast=tuple([BUILTIN_CODES.get(info.builtin, 0) if direct_calls else 0
+        fast=tuple([BUILTIN_CODES.get(info.module, 0) if direct_calls else 0
                     for info in infos] + [0] * (MAX_SEATS - len(infos))),
     )
 
