@@ -191,9 +191,10 @@ def search_decisions(rules: Rules, games: int = 3) -> None:
     decision, and those with more than one candidate (where it searches)."""
     import numpy as np
 
+    from sim.core.enums import NO_DECISION
     from sim.engine.flow import apply_decision, clear_proposal, ended, next_turn, start_deal
-    from sim.engine.layout import D_NONE, S_DECIDER, S_DECISION
-    from strategies.kernels import hooks_of
+    from sim.engine.layout import S_DECIDER, S_DECISION
+    from strategies.hooks import hooks_of
     from strategies.registry import load
 
     pimc = load("pimc")
@@ -205,7 +206,7 @@ def search_decisions(rules: Rules, games: int = 3) -> None:
         for deal in (1, 2, 3, 4):
             start_deal(g, w, t, 4242, game, deal)
             while not ended(g):
-                if g["sc"][S_DECISION] == D_NONE:
+                if g["sc"][S_DECISION] == NO_DECISION:
                     next_turn(g, t)
                     continue
                 seat = int(g["sc"][S_DECIDER])

@@ -10,9 +10,9 @@ from __future__ import annotations
 
 from numba import njit
 
+from sim.core.enums import Book
 from sim.core.rules import R_OUT_DIRTY, R_OUT_WILD
 from sim.engine.hooktypes import hook
-from sim.engine.layout import BOOK_DIRTY, BOOK_WILD
 from sim.engine.legal import deal_index, may_go_out, needs_concealed_book, opening_minimum, team_of
 from strategies import plans as pl
 from strategies.going_out import meld_out, plan_go_out
@@ -48,9 +48,9 @@ def plan_turn_melds(g, w, seat: int) -> int:
             n = pl.plan_opening_extras(g, w, pl.ENTRIES, n)
             if pl.entries_points(entries, n) < opening_minimum(g):
                 return 0
-        elif w.plan_books[BOOK_WILD] < g.rules[R_OUT_WILD + d]:
+        elif w.plan_books[Book.WILD] < g.rules[R_OUT_WILD + d]:
             n = pl.plan_wild_meld(g, w, pl.ENTRIES, n)
-        elif w.plan_books[BOOK_DIRTY] < g.rules[R_OUT_DIRTY + d]:
+        elif w.plan_books[Book.DIRTY] < g.rules[R_OUT_DIRTY + d]:
             n = pl.plan_wilds_to_naturals(g, w, pl.ENTRIES, n, 99)
             n = pl.plan_pairs_with_wild(g, w, pl.ENTRIES, n, 99)
     return pl.trim_for_foot(g, seat, entries, n)
@@ -87,7 +87,7 @@ go_out = meld_out  # the shared go_out hook (strategies.going_out)
 @njit(cache=True)
 def on_discard(g, w, seat: int) -> int:
     """Black threes first, then lone low naturals; wilds last."""
-    return least_useful_card(g, seat, True, False, False)
+    return least_useful_card(g, seat, black3_block=True, keep_pairs=False, safety=False)
 
 
 @hook

@@ -108,7 +108,10 @@ def discard_usefulness(g, seat: int, kind: int, black3_block: bool, keep_pairs: 
 def least_useful_card(g, seat: int, black3_block: bool, keep_pairs: bool,
                       safety: bool) -> int:
     """The discard: a forced red three (R-V6), else the held kind of least usefulness
-    (``discard_usefulness``; the first such kind on a tie).
+    (``discard_usefulness``; the first such kind on a tie). Callers name the three flags:
+    ``black3_block`` discards a held black three first (it blocks the next player's pick-up),
+    ``keep_pairs`` values a held pair higher, ``safety`` values a single card of a kind the
+    next player took from the pile higher (discarding it may feed them).
 
     The naturals are scored in one pass with the seat's partnership and neighbour worked out
     once; a blocking black three (-1000) is below every other score, so it is chosen at once."""

@@ -1,4 +1,5 @@
-"""Strategies by name or file: which kernel module plays them, and their parameter vectors.
+"""Strategies by name or file: the strategy module whose hooks play them, and their
+parameter vectors.
 
 A strategy *spec* is a registered name (``greedy``) or a TOML file naming a base strategy and
 parameter values::
@@ -8,7 +9,7 @@ parameter values::
     go_out = 1
 
 This module is plain Python (reading a run's manifest must not load the compiler); the
-compiled hooks are looked up by ``strategies.kernels`` when a game is played. Adding a compiled
+compiled hooks are looked up by ``strategies.hooks`` when a game is played. Adding a compiled
 strategy is one module with its hooks plus one ``REGISTRY`` entry here (README, "Adding a
 compiled strategy").
 """
@@ -40,14 +41,14 @@ class StrategyInfo:
     ceiling such as ``oracle``); comparisons refuse it unless asked for explicitly."""
 
     name: str
-    kernel: str
+    module: str  # the strategy module that defines the five hooks (strategies.hooks)
     summary: str
     params: dict[str, float] = field(default_factory=dict)
     sees_hidden: bool = False
 
     @property
     def param_specs(self) -> tuple[Param, ...]:
-        return PARAM_SPECS.get(self.kernel, ())
+        return PARAM_SPECS.get(self.module, ())
 
     @property
     def parametric(self) -> bool:
@@ -58,10 +59,10 @@ class StrategyInfo:
         """The registered strategy this one is built on (itself, for a registered name)."""
         if self.name in REGISTRY:
             return self.name
-        return next(name for name, info in REGISTRY.items() if info.kernel == self.kernel)
+        return next(name for name, info in REGISTRY.items() if info.module == self.module)
 
 
-# Parameter specs by kernel module (a kernel without an entry takes no parameters).
+# Parameter specs by strategy module (a module without an entry takes no parameters).
 PARAM_SPECS: dict[str, tuple[Param, ...]] = {
     "strategies.tactician": TACTICIAN_PARAMS,
     "strategies.search.pimc": SEARCH_PARAMS,
@@ -137,7 +138,7 @@ def with_params(base: StrategyInfo, origin: str, changes: dict) -> StrategyInfo:
     for key, value in changes.items():
         params[key] = check_param(origin, base.param_specs, key, value)
     summary = f"{base.base} with {changes}" if changes else base.summary
-    return StrategyInfo(origin, base.kernel, summary, params, base.sees_hidden)
+    return StrategyInfo(origin, base.module, summary, params, base.sees_hidden)
 
 
 def from_mapping(data: dict, origin: str) -> StrategyInfo:

@@ -11,9 +11,10 @@ from __future__ import annotations
 from numba import njit
 
 from sim.core.cards import JOKER, TWO
+from sim.core.enums import Book
 from sim.core.rules import R_OUT_DIRTY, R_OUT_WILD
 from sim.engine.hooktypes import hook
-from sim.engine.layout import BOOK_DIRTY, BOOK_WILD, S_PILE_N, S_PLAYERS, S_TEAMS
+from sim.engine.layout import S_PILE_N, S_PLAYERS, S_TEAMS
 from sim.engine.legal import (
     deal_index,
     held_count,
@@ -105,7 +106,7 @@ def on_melds(g, w, seat: int) -> int:
                     or partners_on_foot(g, seat) or opponents_close_to_out(g, seat))
         hold = 0
         if g.on_foot[seat] == 0 and g.opened[team] == 1 and \
-                g.books[team, BOOK_WILD] >= g.rules[R_OUT_WILD + d]:
+                g.books[team, Book.WILD] >= g.rules[R_OUT_WILD + d]:
             # once the wild books are made; never before the partnership has opened, so a
             # held wild never keeps a player from opening
             hold = knob(w, seat, P.P_HOLD_WILDS)
@@ -121,8 +122,8 @@ def on_melds(g, w, seat: int) -> int:
                 return 0
         else:
             wild_first = knob(w, seat, P.P_WILD_BOOK_FIRST) == 1
-            need_wild = w.plan_books[BOOK_WILD] < g.rules[R_OUT_WILD + d]
-            need_dirty = w.plan_books[BOOK_DIRTY] < g.rules[R_OUT_DIRTY + d]
+            need_wild = w.plan_books[Book.WILD] < g.rules[R_OUT_WILD + d]
+            need_dirty = w.plan_books[Book.DIRTY] < g.rules[R_OUT_DIRTY + d]
             if need_wild and (wild_first or not need_dirty):
                 n = pl.plan_wild_meld(g, w, pl.ENTRIES, n)
             elif need_dirty and complete:
@@ -152,9 +153,9 @@ go_out = meld_out  # the shared go_out hook (strategies.going_out)
 
 @njit(cache=True)
 def on_discard(g, w, seat: int) -> int:
-    return least_useful_card(g, seat, knob(w, seat, P.P_BLACK3_BLOCK) == 1,
-                             knob(w, seat, P.P_KEEP_PAIRS) == 1,
-                             knob(w, seat, P.P_DISCARD_SAFETY) == 1)
+    return least_useful_card(g, seat, black3_block=knob(w, seat, P.P_BLACK3_BLOCK) == 1,
+                             keep_pairs=knob(w, seat, P.P_KEEP_PAIRS) == 1,
+                             safety=knob(w, seat, P.P_DISCARD_SAFETY) == 1)
 
 
 @hook

@@ -25,17 +25,13 @@ import numpy as np
 from numba import njit
 
 from sim.core.cards import N_KINDS
-from sim.core.records import N_COLUMNS, T_SCORE
+from sim.core.enums import NO_DECISION, Decision
+from sim.core.records import N_COLUMNS, TeamField
 from sim.core.rules import MAX_SEATS
 from sim.engine.actions import lay_line
 from sim.engine.finish import finish_deal, team_col
 from sim.engine.flow import apply_decision, clear_proposal, ended, next_turn, start_deal
 from sim.engine.layout import (
-    D_GO_OUT,
-    D_GRANT,
-    D_MELD,
-    D_NONE,
-    D_PICKUP,
     ENTRY_WIDTH,
     N_DECISIONS,
     S_DEAL,
@@ -166,7 +162,7 @@ def different(hook: int, va: int, wa, vb: int, wb) -> int:
     if wa.sc[W_ENTRIES] != wb.sc[W_ENTRIES] or wa.sc[W_LINES] != wb.sc[W_LINES]:
         return 2
     rows = wa.sc[W_ENTRIES]
-    if hook == D_PICKUP and va > rows:
+    if hook == Decision.PICK_UP and va > rows:
         rows = va
     rows = min(max(rows, 0), wa.prop.shape[0])
     for r in range(rows):
@@ -218,16 +214,16 @@ def check_point(g, w, t, x, hooks, every_hook: bool, keep_seed: bool, redeals: i
     for hook in range(N_DECISIONS):
         if not every_hook and hook != pending:
             continue
-        if hook == D_GRANT:
+        if hook == Decision.GRANT:
             if teams == players:
                 continue  # individual play: nobody is asked (R-V9)
-            viewer = g.sc[S_DECIDER] if pending == D_GRANT else (seat + teams) % players
+            viewer = g.sc[S_DECIDER] if pending == Decision.GRANT else (seat + teams) % players
         else:
             viewer = seat
         for _ in range(redeals):
             games[0] = g
             redeal(g, games, 1, viewer, keep_seed, pool, stats)
-            if hook == D_GRANT:
+            if hook == Decision.GRANT:
                 unknown = 0
                 for k in range(N_KINDS):
                     unknown += g.hand[seat, k] - g.known[seat, k]
@@ -240,7 +236,7 @@ def check_point(g, w, t, x, hooks, every_hook: bool, keep_seed: bool, redeals: i
             va = ask(hooks, hook, viewer, games[0], works[0], t, x)
             vb = ask(hooks, hook, viewer, games[1], works[1], t, x)
             what = different(hook, va, works[0], vb, works[1])
-            if what == 0 and (hook == D_MELD or hook == D_GO_OUT):
+            if what == 0 and (hook == Decision.MELD or hook == Decision.GO_OUT):
                 if laid_differently(games[0], works[0], games[1], works[1], t, viewer):
                     what = 3
             stats[hook] += 1
@@ -275,7 +271,7 @@ def check_game(g, w, t, x, guard, hooks, fast, seed: int, game: int, deals: int,
         start_deal(g, w, t, seed, game, deal)
         points = 0
         while not ended(g):
-            if g.sc[S_DECISION] == D_NONE:
+            if g.sc[S_DECISION] == NO_DECISION:
                 next_turn(g, t)
                 continue
             stats[ST_PENDING + g.sc[S_DECISION]] += 1
@@ -287,6 +283,6 @@ def check_game(g, w, t, x, guard, hooks, fast, seed: int, game: int, deals: int,
             apply_decision(g, w, t, decide(g, w, t, x, guard, hooks, fast))
         finish_deal(g, t, game, deal, row, parts)
         for team in range(teams):
-            g.game_score[team] += row[team_col(T_SCORE, team)]
+            g.game_score[team] += row[team_col(TeamField.SCORE, team)]
     return True
 

@@ -6,11 +6,9 @@ import json
 import os
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 import polars as pl
-import pytest
 
 from sim.core.rules import Rules
 from sim.play.api import seats_for_teams
@@ -57,9 +55,9 @@ def check_played(path: Path, seat_specs: list[str], rules: Rules, games: int) ->
     assert m["rules"]["rules_id"] == rules.rules_id
     assert m["strategies"]["seats"] == list(seat_specs), m["strategies"]["seats"]
     infos = [load(spec) for spec in seat_specs]
-    played = [(p["kernel"], p["params"]) for p in m["strategies"]["played"]]
+    played = [(p["module"], p["params"]) for p in m["strategies"]["played"]]
     for seat, (got, info) in enumerate(zip(played, infos, strict=True)):
-        assert got == (info.kernel, info.params), f"seat {seat} played {got}, not {info}"
+        assert got == (info.module, info.params), f"seat {seat} played {got}, not {info}"
     got = records(path)
     want = play(rules, infos, m["seed"], 0, games)
     assert got.height == len(want) == games * rules.deals_per_game
@@ -97,19 +95,3 @@ def start_cli(*args: str, cwd: Path) -> subprocess.Popen:
     return subprocess.Popen([sys.executable, "-m", "sim.cli", *args], cwd=cwd,
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
                             start_new_session=True, env=dict(os.environ))
-
-
-def wait_for_chunks(path: Path, n: int, proc: subprocess.Popen, timeout: float = 120) -> dict:
-    """Poll the manifest until at least ``n`` chunks are recorded done."""
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if proc.poll() is not None:
-            pytest.fail(f"run ended before it could be killed: {proc.communicate()}")
-        try:
-            m = manifest(path)
-        except (OSError, json.JSONDecodeError):
-            m = None
-        if m and sum(c["status"] == "done" for c in m["chunks"]) >= n:
-            return m
-        time.sleep(0.01)
-    pytest.fail("no chunks recorded in time")

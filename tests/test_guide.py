@@ -13,8 +13,8 @@ import pytest
 
 from analysis.reports import guide
 from sim.core.cards import KIND_INDEX
+from sim.core.enums import Decision
 from sim.core.profiles import get_profile
-from sim.engine.layout import D_DISCARD
 from strategies.registry import CAUTIOUS
 from tests.position import position
 from tests.runhelpers import cli
@@ -119,10 +119,10 @@ def test_not_blocking_still_discards_black_threes_as_low_cards():
     hand = ["B3", "9", "K", "K", "A", "A"]
     for value in (1, 0):  # before a lone nine and every pair either way
         arr = position(hands={0: hand}, opened=(0,), **with_params(black3_block=value))
-        assert ask(arr, D_DISCARD, 0) == KIND_INDEX["B3"]
+        assert ask(arr, Decision.DISCARD, 0) == KIND_INDEX["B3"]
     arr = position(hands={0: ["B3", "B3", "K", "K", "A", "A"]}, opened=(0,),
                    **with_params(black3_block=0))
-    assert ask(arr, D_DISCARD, 0) == KIND_INDEX["B3"]  # two black threes are not a pair
+    assert ask(arr, Decision.DISCARD, 0) == KIND_INDEX["B3"]  # two black threes are not a pair
 
 
 def _dirs(tmp_path) -> list[str]:

@@ -7,15 +7,11 @@ import numpy as np
 import pytest
 
 from sim.core import cards
+from sim.core.enums import Book, Ending
 from sim.core.profiles import STANDARD
 from sim.core.rules import replace
 from sim.engine.deal import setup_deal
 from sim.engine.layout import (
-    BOOK_BLACK3,
-    BOOK_CLEAN,
-    BOOK_DIRTY,
-    END_NONE,
-    END_STOCK,
     S_DEAL,
     S_ENDED,
     S_FROZEN_N,
@@ -201,10 +197,10 @@ def test_knob_books_grow_R_V3():
     assert lay(arr, 0, ("K", ["K"])) == E_TOO_SMALL  # a new meld still needs 3 cards
     arr = position(hands={0: ["K"] * 8 + ["2", "4", "4"]}, opened=(0,), rules=grow)
     assert lay(arr, 0, ("K", ["K"] * 7)) == OK
-    assert arr[0]["books"][0, BOOK_CLEAN] == 1
+    assert arr[0]["books"][0, Book.CLEAN] == 1
     assert lay(arr, 0, ("K", ["K"])) == OK  # the book grows to 8
     assert lay(arr, 0, ("K", ["2"])) == OK  # a wild within the ratio: now dirty
-    assert arr[0]["books"][0, BOOK_CLEAN] == 0 and arr[0]["books"][0, BOOK_DIRTY] == 1
+    assert arr[0]["books"][0, Book.CLEAN] == 0 and arr[0]["books"][0, Book.DIRTY] == 1
     assert arr[0]["meld"][0, K].sum() == 9  # still one meld of the rank (R-V3)
     # R-PU4 does not apply: top + pair join the unfinished meld
     arr = position(hands={0: ["8", "8", "4"]}, pile=["8"], melds=[(0, "8", ["8"] * 5)],
@@ -232,7 +228,7 @@ def test_knob_books_naturals_R_V4():
     arr = position(hands={0: ["K"] * 4 + ["4"]}, melds=[(0, "K", ["K"] * 5)], opened=(0,),
                    rules=eleven)
     assert lay(arr, 0, ("K", ["K"] * 4)) == OK
-    assert arr[0]["books"][0, BOOK_CLEAN] == 1 and arr[0]["booked"][0, K] == 9
+    assert arr[0]["books"][0, Book.CLEAN] == 1 and arr[0]["booked"][0, K] == 9
 
 
 def test_knob_wild_melds():
@@ -248,11 +244,11 @@ def test_knob_black3_melds_R_V7():
         arr = position(hands={0: ["B3"] * 7 + ["4"]}, opened=(0,), rules=rules)
         assert lay(arr, 0, ("B3", ["B3"] * 7)) == expected
     assert arr[0]["melded_value"][0] == -35  # -5 each even when melded
-    assert arr[0]["books"][0, BOOK_BLACK3] == 1
+    assert arr[0]["books"][0, Book.BLACK3] == 1
     assert parts(arr, 0)[P_BOOKS] == brouillette.dirty_book_bonus
     books = arr[0]["books"][0].copy()
-    books[BOOK_CLEAN] = 1
-    books[BOOK_DIRTY] = 2
+    books[Book.CLEAN] = 1
+    books[Book.DIRTY] = 2
     books[2] = 1
     assert books_allow_out(arr.g, books)  # a black-three book counts as clean (R-G1)
     arr = position(hands={0: ["B3"] * 3 + ["2", "4"]}, opened=(0,), rules=brouillette)
@@ -336,11 +332,11 @@ def test_knob_wild_discard_freeze_R_V8():
     arr[0]["sc"][S_FROZEN_N] = 3
     arr[0]["deck"][[2, 3, 4]] += 1
     arr.play_turn(0)
-    assert arr[0]["sc"][S_ENDED] == END_NONE and arr[0]["sc"][S_FROZEN_N] == 0
+    assert arr[0]["sc"][S_ENDED] == Ending.NONE and arr[0]["sc"][S_FROZEN_N] == 0
     arr = position(hands={0: ["4", "9", "Q"]}, stock=["5"], pile=["B3"], opened=(0,),
                    rules=standard)
     arr.play_turn(0)
-    assert arr[0]["sc"][S_ENDED] == END_STOCK
+    assert arr[0]["sc"][S_ENDED] == Ending.STOCK
 
 
 def test_knob_grab22_R_V11():

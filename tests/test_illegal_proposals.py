@@ -16,12 +16,13 @@ import pytest
 from numba import njit
 
 from sim.core.cards import N_KINDS, N_NATURALS
+from sim.core.enums import Decision
 from sim.core.rules import MAX_SEATS, Rules
 from sim.engine.hooktypes import HOOK_SIGNATURE
-from sim.engine.layout import D_DISCARD, D_MELD, D_PICKUP, W_ENTRIES, W_LINES
+from sim.engine.layout import W_ENTRIES, W_LINES
 from sim.engine.reasons import IllegalProposal
 from sim.play.api import make_table, play
-from strategies.kernels import hooks_of
+from strategies.hooks import hooks_of
 from strategies.registry import REGISTRY, with_params
 
 
@@ -105,10 +106,10 @@ def ask_saboteur(inner):
 
 # decision to corrupt, saboteur, the rule ids the refusal may name, words of the decision
 KINDS = {
-    "meld": (D_MELD, meld_saboteur, {"R-T1"}, "meld"),
-    "pick-up": (D_PICKUP, pickup_saboteur, {"R-PU1", "R-PU2", "R-PU3", "R-PU4"}, "pick-up"),
-    "discard": (D_DISCARD, discard_saboteur, {"R-T1"}, "discard"),
-    "go out": (D_MELD, ask_saboteur, {"R-G2"}, "meld"),
+    "meld": (Decision.MELD, meld_saboteur, {"R-T1"}, "meld"),
+    "pick-up": (Decision.PICK_UP, pickup_saboteur, {"R-PU1", "R-PU2", "R-PU3", "R-PU4"}, "pick-up"),
+    "discard": (Decision.DISCARD, discard_saboteur, {"R-T1"}, "discard"),
+    "go out": (Decision.MELD, ask_saboteur, {"R-G2"}, "meld"),
 }
 
 

@@ -16,10 +16,11 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from sim.core.enums import Decision
 from sim.core.profiles import PROFILES
-from sim.engine.layout import DECISION_NAMES, GAME_DTYPE, MAX_CARDS, WORK_DTYPE
+from sim.engine.layout import GAME_DTYPE, MAX_CARDS, WORK_DTYPE
 from sim.play.api import make_table
-from strategies.kernels import HOOK_NAMES
+from strategies.hooks import HOOK_NAMES
 from strategies.registry import PARAM_SPECS, REGISTRY, StrategyInfo, with_params
 from tests import hidden_cards as hc
 
@@ -37,7 +38,7 @@ WIDE = {"min_pile": (3, 10), "open_extra": (30, 150), "worlds": (3,), "horizon":
 # Their rollouts make each decision cost about a thousand heuristic ones, so a pimc game is
 # checked on its first decisions of each deal, and its parameter variants in `standard` only
 # (tests/test_search.py checks pimc's every decision kind on its own games as well).
-SEARCH_KERNELS = {"strategies.search.pimc", "strategies.search.oracle"}
+SEARCH_MODULES = {"strategies.search.pimc", "strategies.search.oracle"}
 SEARCH_FAST = {"worlds": 2}
 SEARCH_POINTS = 45
 
@@ -58,17 +59,17 @@ def settings() -> list[tuple[str, StrategyInfo, bool]]:
     first strategy registered on each parametric kernel, every parameter at each of its other
     values (one at a time)."""
     out = []
-    kernels_done = set()
+    modules_done = set()
     for name, info in REGISTRY.items():
         if name in EXCLUDED:
             continue
-        search = info.kernel in SEARCH_KERNELS
+        search = info.module in SEARCH_MODULES
         base = with_params(info, name, SEARCH_FAST) if search else info
         out.append((name, base, False))
-        if info.kernel in kernels_done or info.kernel not in PARAM_SPECS:
+        if info.module in modules_done or info.module not in PARAM_SPECS:
             continue
-        kernels_done.add(info.kernel)
-        for spec in PARAM_SPECS[info.kernel]:
+        modules_done.add(info.module)
+        for spec in PARAM_SPECS[info.module]:
             if search and spec.name in SEARCH_FAST:
                 continue
             for value in non_default_values(spec, base.params[spec.name]):
@@ -79,14 +80,14 @@ def settings() -> list[tuple[str, StrategyInfo, bool]]:
 
 CASES = [pytest.param(label, info, profile, id=f"{label}-{profile}")
          for label, info, varied in settings() for profile in PROFILES
-         if not (varied and info.kernel in SEARCH_KERNELS and profile != "standard")]
+         if not (varied and info.module in SEARCH_MODULES and profile != "standard")]
 
 
 def check_strategy(info: StrategyInfo, profile: str, seed: int = 31, games: int = 2,
                    redeals: int = 2) -> np.ndarray:
     """Play ``games`` games of ``info`` at every seat and check every decision; the stats."""
     rules = PROFILES[profile][0]
-    search = info.kernel in SEARCH_KERNELS
+    search = info.module in SEARCH_MODULES
     table = make_table(rules, [info] * rules.players)
     scratch_games = np.zeros(2, dtype=GAME_DTYPE)
     works = np.zeros(2, dtype=WORK_DTYPE)
@@ -102,7 +103,7 @@ def check_strategy(info: StrategyInfo, profile: str, seed: int = 31, games: int 
             raise AssertionError(
                 f"{info.name} ({profile}) cheats: hook {HOOK_NAMES[fail[hc.F_HOOK]]} of seat "
                 f"{fail[hc.F_SEAT]} (game {game}, deal {fail[hc.F_DEAL]}, turn "
-                f"{fail[hc.F_TURN]}, pending decision {DECISION_NAMES[fail[hc.F_PENDING]]}) "
+                f"{fail[hc.F_TURN]}, pending decision {Decision.words[fail[hc.F_PENDING]]}) "
                 f"changed {hc.WHAT[int(fail[hc.F_WHAT])]} when only cards hidden from that "
                 f"seat changed: value {fail[hc.F_VALUE_A]} -> {fail[hc.F_VALUE_B]}, entries "
                 f"{fail[hc.F_ENTRIES_A]} -> {fail[hc.F_ENTRIES_B]}, lines {fail[hc.F_LINES_A]} "
@@ -115,8 +116,8 @@ def test_no_cheating_hidden_cards_do_not_change_any_decision(label, info, profil
     stats = check_strategy(info, profile)
     rules = PROFILES[profile][0]
     checks = stats[:5]
-    search = info.kernel in SEARCH_KERNELS
-    kinds = [k for k in range(5) if not (k == hc.D_GRANT and rules.individual)]
+    search = info.module in SEARCH_MODULES
+    kinds = [k for k in range(5) if not (k == Decision.GRANT and rules.individual)]
     if search:  # the pending decisions: pick-ups, melds and discards at least
         assert all(checks[k] > 0 for k in (0, 1, 4)), checks
     else:
@@ -145,8 +146,8 @@ def test_the_registry_loop_leaves_out_only_the_oracle_and_includes_pimc():
 def test_real_grant_decisions_are_checked():
     """Asks happen in real play, and the granting partner's answer is checked on them."""
     stats = check_strategy(REGISTRY["greedy"], "standard", games=3)
-    assert stats[hc.ST_PENDING + hc.D_GRANT] > 0
-    assert stats[hc.ST_PENDING + hc.D_GO_OUT] > 0
+    assert stats[hc.ST_PENDING + Decision.GRANT] > 0
+    assert stats[hc.ST_PENDING + Decision.GO_OUT] > 0
 
 
 @pytest.mark.parametrize("hook", ["grant", "choose_discard"])

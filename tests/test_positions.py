@@ -68,7 +68,7 @@ def greedy_trace(tmp_path_factory):
 def going_out_position(trace_path):
     """A meld decision of a traced greedy game where the seat may ask to go out, and going
     out wins the deal by a wide margin (the strategies' own test of a large lead)."""
-    from sim.play.positions import read_trace
+    from sim.runs.trace import read_trace
 
     lines = list(read_trace(trace_path))
     for line_no, line in enumerate(lines):
@@ -111,7 +111,7 @@ def test_analysis_recommends_what_many_more_worlds_find_best(greedy_trace):
 @pytest.fixture
 def view_file(tmp_path, greedy_trace):
     rules, table = position_from_trace(
-        __import__("sim.play.positions", fromlist=["read_trace"]).read_trace(greedy_trace),
+        __import__("sim.runs.trace", fromlist=["read_trace"]).read_trace(greedy_trace),
         0, 1, 12)
     data = position_dict(table.g, rules, view=int(table.g["sc"][S_DECIDER]))
 

@@ -1,4 +1,4 @@
-"""Every rule id of sections 1-10 is exercised by a test (DEVELOPERS.md: rules first).
+"""Every rule id of sections 1-10 is exercised by a test.
 
 A test exercises a rule when it says so where pytest sees it: the id in the test's name
 (``test_R_PU4_...``) or in a ``rule`` marker on the test function or its ``Test`` class

@@ -5,14 +5,14 @@ from __future__ import annotations
 import pytest
 
 from sim.core.cards import BLACK3_RANK, CARD_VALUE, KIND_INDEX
+from sim.core.enums import Book
 from sim.core.profiles import PROFILES
 from sim.core.rules import Rules, replace
-from sim.engine.layout import BOOK_CLEAN, BOOK_DIRTY, BOOK_WILD
 from sim.engine.legal import check_line
 from sim.engine.legal import entry_legal as _entry_legal
 from sim.engine.meldrules import place_entry
 from sim.engine.reasons import (
-        E_RATIO,
+    E_RATIO,
     E_SHAPE,
     E_THREES,
     E_TOO_BIG,
@@ -122,7 +122,7 @@ def test_R_M6_a_meld_of_7_is_a_book_of_its_type_and_never_grows():
     assert lay(arr, 0, ("Q", ["Q"] * 5 + ["2", "2"])) == OK
     assert lay(arr, 0, ("W", ["JK"] * 7)) == OK
     books = arr[0]["books"][0]
-    assert (books[BOOK_CLEAN], books[BOOK_DIRTY], books[BOOK_WILD]) == (1, 1, 1)
+    assert (books[Book.CLEAN], books[Book.DIRTY], books[Book.WILD]) == (1, 1, 1)
     assert arr[0]["meld"][0].sum() == 0
     assert not entry_legal(arr, 0, K, 8, 0, 0)  # never beyond 7
     assert entry_reason(arr, 0, K, 8, 0, 0) == E_TOO_BIG
@@ -137,7 +137,7 @@ def test_R_M7_one_unfinished_meld_per_rank_new_one_after_a_book():
     assert lay(arr, 0, ("K", ["K"] * 3)) == OK  # this entry adds to the same meld (6)
     assert arr[0]["meld"][0, K, 0] == 6
     assert lay(arr, 0, ("K", ["K"]), ("K", ["K", "K", "K"])) == OK  # book, then a new meld
-    assert arr[0]["books"][0, BOOK_CLEAN] == 1 and arr[0]["meld"][0, K, 0] == 3
+    assert arr[0]["books"][0, Book.CLEAN] == 1 and arr[0]["meld"][0, K, 0] == 3
 
 
 # R-O1 for every profile's minimums, and a house set unlike any profile's (odd multiples of 5).

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from sim.engine.layout import BOOK_CLEAN, BOOK_DIRTY, S_PILE_N
+from sim.core.enums import Book
+from sim.engine.layout import S_PILE_N
 from sim.engine.reasons import (
     E_COMPLETE_FIRST,
     E_NO_PAIR,
@@ -91,7 +92,7 @@ def test_R_PU4_W3_eights_on_the_table():
     arr = position(hands={0: ["8", "8", "8", "2", "4"]}, pile=pile,
                    melds=[(0, "8", ["8"] * 5)], opened=(0,))
     assert pick(arr, 0, ("8", ["8", "8"]), ("8", ["8", "8", "2"])) == OK
-    assert arr[0]["books"][0, BOOK_CLEAN] == 1
+    assert arr[0]["books"][0, Book.CLEAN] == 1
     assert arr[0]["meld"][0, E, 0] == 2 and arr[0]["meld"][0, E, 1] == 1
     # afterwards the buried eight may join the new meld
     e, n = entries(("8", ["8"]))
@@ -105,7 +106,7 @@ def test_R_X12_completion_and_new_meld_use_the_top_and_two_held_naturals():
     arr = position(hands={0: ["8", "2", "2", "4", "4"]}, pile=["8"],
                    melds=[(0, "8", ["8"] * 5 + ["2"])], opened=(0,))
     assert pick(arr, 0, ("8", ["2"]), ("8", ["8", "8", "2"])) == E_NO_PAIR
-    assert arr[0]["books"][0, BOOK_DIRTY] == 0
+    assert arr[0]["books"][0, Book.DIRTY] == 0
 
 
 def test_R_PU5_rest_of_the_pile_joins_the_hand_and_play_goes_on():

@@ -3,16 +3,8 @@ R-X1..R-X17, played through ``sim.play.loop.play_turn`` on stacked positions."""
 
 from __future__ import annotations
 
-from sim.engine.layout import (
-    END_NONE,
-    END_OUT,
-    END_STOCK,
-    S_ENDED,
-    S_GRANTED,
-    S_OUT_SEAT,
-    S_PILE_N,
-    S_STOCK_N,
-)
+from sim.core.enums import Ending
+from sim.engine.layout import S_ENDED, S_GRANTED, S_OUT_SEAT, S_PILE_N, S_STOCK_N
 from sim.engine.legal import may_go_out
 from sim.engine.reasons import (
     E_DISCARD_NEEDS_GRANT,
@@ -61,7 +53,7 @@ def test_R_T3_R_X6_red_threes_exposed_and_replaced_one_by_one():
 def test_R_X1_R_X9_red_three_without_replacement_ends_the_deal_and_still_scores():
     arr = position(hands={0: ["4", "9", "Q"]}, stock=["5", "R3"], pile=["B3"], opened=(0,))
     arr.play_turn(0)
-    assert ended(arr) == END_STOCK
+    assert ended(arr) == Ending.STOCK
     assert arr[0]["red3"][0] == 1  # exposed: +100 at scoring (R-X9)
     import numpy as np
 
@@ -75,14 +67,14 @@ def test_R_X1_R_X9_red_three_without_replacement_ends_the_deal_and_still_scores(
 def test_R_E1_R_X2_stock_short_ends_the_deal_without_out_bonus():
     arr = position(hands={0: ["4", "9", "Q"]}, stock=["5"], pile=["B3"], opened=(0,))
     arr.play_turn(0)
-    assert ended(arr) == END_STOCK and arr[0]["sc"][S_OUT_SEAT] == -1
+    assert ended(arr) == Ending.STOCK and arr[0]["sc"][S_OUT_SEAT] == -1
     assert held(arr, 0) == {"4": 1, "9": 1, "Q": 1}  # nothing was drawn
 
 
 def test_R_E2_R_X17_picking_up_is_still_allowed_with_a_short_stock():
     arr = position(hands={0: ["K", "K", "4", "9"]}, stock=["5"], pile=["Q", "K"], opened=(0,))
     arr.play_turn(0)
-    assert ended(arr) == END_NONE
+    assert ended(arr) == Ending.NONE
     assert arr[0]["meld"][0, 9, 0] == 3
 
 
@@ -99,7 +91,7 @@ def test_R_X10_foot_first_then_the_stock_rule():
     """R-X10: the Foot is picked up even when the stock is then too short to draw."""
     arr = position(hands={0: []}, feet={0: ["9"] * 13}, stock=["5"], pile=["B3"], opened=(0,))
     arr.play_turn(0)
-    assert arr[0]["on_foot"][0] == 1 and ended(arr) == END_STOCK
+    assert arr[0]["on_foot"][0] == 1 and ended(arr) == Ending.STOCK
 
 
 def test_R_F2_R_X5_melding_the_last_hand_card_continues_from_the_foot():
@@ -140,7 +132,7 @@ def test_R_G3_R_X3_ask_granted_when_going_out_wins_then_out():
                    books=ENOUGH_BOOKS, melds=[(0, "9", ["9"] * 3)], stock=["9", "4", "8"],
                    pile=["B3"], trace=True)
     arr.play_turn(0)
-    assert ended(arr) == END_OUT and arr[0]["sc"][S_OUT_SEAT] == 0
+    assert ended(arr) == Ending.OUT and arr[0]["sc"][S_OUT_SEAT] == 0
     assert sum(held(arr, 0).values()) == 0
     from sim.core.rules import Rules
     from sim.runs.trace import decode
@@ -155,7 +147,7 @@ def test_R_X3_permission_refused_when_going_out_loses_the_deal():
                    stock=["9", "4", "8"], pile=["B3"])
     assert not going_out_wins_deal(arr.g, 2)
     arr.play_turn(0)
-    assert ended(arr) == END_NONE
+    assert ended(arr) == Ending.NONE
     assert sum(held(arr, 0).values()) >= 1
 
 

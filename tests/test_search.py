@@ -7,32 +7,19 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from sim.core.enums import NO_DECISION, Decision
 from sim.core.profiles import PROFILES
 from sim.core.rules import Rules, replace
 from sim.engine.flow import apply_decision, clear_proposal, ended, next_turn
-from sim.engine.layout import (
-    D_DISCARD,
-    D_GO_OUT,
-    D_GRANT,
-    D_MELD,
-    D_NONE,
-    D_PICKUP,
-    DECISION_NAMES,
-    GAME_DTYPE,
-    MAX_CARDS,
-    S_DECIDER,
-    S_DECISION,
-    W_ENTRIES,
-    W_LINES,
-)
+from sim.engine.layout import GAME_DTYPE, MAX_CARDS, S_DECIDER, S_DECISION, W_ENTRIES, W_LINES
 from sim.play.api import make_table
 from sim.runs.trace import trace_games
+from strategies.hooks import HOOK_OF
 from strategies.search import pimc
 from tests import hidden_cards as hc
 from tests.trace_checker import check_trace
 
-HOOKS = {D_PICKUP: pimc.choose_pickup, D_MELD: pimc.propose_melds, D_GRANT: pimc.grant,
-         D_GO_OUT: pimc.go_out, D_DISCARD: pimc.choose_discard}
+HOOKS = {decision: getattr(pimc, HOOK_OF[decision]) for decision in Decision}
 FAST = {"worlds": 6, "discards": 3, "meld_variants": 1}
 
 
@@ -62,7 +49,7 @@ def decision_points(rules: Rules, games: int = 2, seed: int = 3):
         for deal in (1, 2, 3, 4):
             start_deal(table.g, table.w, table.t, seed, game, deal)
             while not ended(table.g):
-                if table.g["sc"][S_DECISION] == D_NONE:
+                if table.g["sc"][S_DECISION] == NO_DECISION:
                     next_turn(table.g, table.t)
                     continue
                 yield table, table.game.copy(), table.work.copy()
@@ -103,13 +90,13 @@ def test_pimc_decides_only_from_what_its_seat_may_know():
         assert not np.array_equal(table.game["rng"], game["rng"])  # the stream too
         table.work[:] = work
         second = decide(table)
-        assert first[0] == second[0], f"{DECISION_NAMES[kind]}: the decision changed"
-        assert np.array_equal(first[1], second[1]), f"{DECISION_NAMES[kind]}: proposal changed"
+        assert first[0] == second[0], f"{Decision.words[kind]}: the decision changed"
+        assert np.array_equal(first[1], second[1]), f"{Decision.words[kind]}: proposal changed"
         table.game[:] = game
         table.work[:] = work
         seen[kind] += 1
-        if all(v >= 6 for k, v in seen.items() if k not in (D_GRANT, D_GO_OUT)) and \
-                seen[D_GRANT] and seen[D_GO_OUT]:
+        if all(v >= 6 for k, v in seen.items() if k not in (Decision.GRANT, Decision.GO_OUT)) and \
+                seen[Decision.GRANT] and seen[Decision.GO_OUT]:
             break
     assert all(seen.values()), f"decision kinds met: {seen}"
 
@@ -123,7 +110,7 @@ def test_a_seeing_oracle_would_fail_that_test():
     rules = Rules()
     changed = 0
     for n, (table, game, work) in enumerate(decision_points(rules, games=1)):
-        if int(game[0]["sc"][S_DECISION]) != D_DISCARD or n > 400:
+        if int(game[0]["sc"][S_DECISION]) != Decision.DISCARD or n > 400:
             continue
         seat = int(game[0]["sc"][S_DECIDER])
         answers = []

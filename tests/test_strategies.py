@@ -6,16 +6,9 @@ from __future__ import annotations
 import pytest
 
 from sim.core.cards import KIND_INDEX
+from sim.core.enums import Decision
 from sim.engine.flow import apply_decision
-from sim.engine.layout import (
-    D_DISCARD,
-    D_GRANT,
-    D_MELD,
-    D_PICKUP,
-    S_DECIDER,
-    S_DECISION,
-    S_SEAT,
-)
+from sim.engine.layout import S_DECIDER, S_DECISION, S_SEAT
 from sim.play.loop import decide
 from strategies.registry import REGISTRY, StrategyError, StrategyInfo, load
 from tests.position import position
@@ -24,7 +17,7 @@ from tests.position import position
 def tactician(**changes) -> tuple[StrategyInfo, ...]:
     """Four tactician seats with some parameters changed."""
     info = load("tactician")
-    return (StrategyInfo("tactician", info.kernel, "", {**info.params, **changes}),) * 4
+    return (StrategyInfo("tactician", info.module, "", {**info.params, **changes}),) * 4
 
 
 def with_params(**changes):
@@ -42,7 +35,7 @@ def ask(arr, decision: int, seat: int, asker: int | None = None) -> int:
 
 def meld(arr, seat: int) -> int:
     """The meld decision, applied by the engine; returns 1 when the seat asks to go out."""
-    want_out = ask(arr, D_MELD, seat)
+    want_out = ask(arr, Decision.MELD, seat)
     apply_decision(arr.g, arr.w, arr.t, want_out)
     return want_out
 
@@ -51,7 +44,7 @@ def test_knob_min_pile_decides_whether_a_small_pile_is_worth_it():
     for min_pile, expected in ((1, True), (3, False)):
         arr = position(hands={0: ["K", "K", "4", "5"]}, pile=["Q", "K"], opened=(0,),
                        **with_params(min_pile=min_pile))
-        assert (ask(arr, D_PICKUP, 0) > 0) is expected
+        assert (ask(arr, Decision.PICK_UP, 0) > 0) is expected
 
 
 def test_knob_open_extra_waits_for_a_bigger_opening():
@@ -115,7 +108,7 @@ def test_knob_black3_block_discards_black_threes_first():
     for value, expected in ((1, "B3"), (0, "4")):
         arr = position(hands={0: ["B3", "4", "K", "K", "A", "A"]}, opened=(0,),
                        **with_params(black3_block=value))
-        assert ask(arr, D_DISCARD, 0) == KIND_INDEX[expected]
+        assert ask(arr, Decision.DISCARD, 0) == KIND_INDEX[expected]
 
 
 def test_knob_discard_safety_avoids_what_the_next_opponent_took():
@@ -123,7 +116,7 @@ def test_knob_discard_safety_avoids_what_the_next_opponent_took():
         arr = position(hands={0: ["4", "5", "K", "K", "A", "A"]}, opened=(0,),
                        **with_params(discard_safety=value))
         arr[0]["taken"][1, KIND_INDEX["4"]] = 1  # seat 1 picked up a four earlier
-        assert ask(arr, D_DISCARD, 0) == KIND_INDEX[expected]
+        assert ask(arr, Decision.DISCARD, 0) == KIND_INDEX[expected]
 
 
 def test_knob_wild_book_first_decides_where_wilds_go():
@@ -148,18 +141,18 @@ def test_knob_go_out_and_grant_policies(knob):
         assert meld(arr_for(0), 0) == 1  # always
         assert meld(arr_for(1), 0) == 0  # not when behind on the deal
     else:
-        assert ask(arr_for(0), D_GRANT, 2, asker=0) == 1
-        assert ask(arr_for(1), D_GRANT, 2, asker=0) == 0
+        assert ask(arr_for(0), Decision.GRANT, 2, asker=0) == 1
+        assert ask(arr_for(1), Decision.GRANT, 2, asker=0) == 0
         arr = arr_for(2)
         arr[0]["game_score"][:2] = (50_000, 0)  # far ahead on the game
-        assert ask(arr, D_GRANT, 2, asker=0) == 1
+        assert ask(arr, Decision.GRANT, 2, asker=0) == 1
 
 
 def test_knob_keep_pairs_breaks_a_single_instead_of_a_pair():
     for value, expected in ((0, "4"), (1, "K")):
         hand = ["4", "4", "K", "K", "K", "A", "A", "A"]
         arr = position(hands={0: hand}, opened=(0,), **with_params(keep_pairs=value))
-        assert ask(arr, D_DISCARD, 0) == KIND_INDEX[expected]
+        assert ask(arr, Decision.DISCARD, 0) == KIND_INDEX[expected]
 
 
 def test_strategy_files(tmp_path):
@@ -183,7 +176,7 @@ def test_every_registered_strategy_is_a_whole_strategy(name, tmp_path):
     parameters, each inside its range, and a strategy file on it (``base = name``) is the same
     strategy. (Every one plays checked games in tests/test_no_cheating.py, and ``handfoot
     strategies list`` lists them in tests/test_cli_strategies.py.)"""
-    from strategies.kernels import hooks_of
+    from strategies.hooks import hooks_of
     from strategies.registry import check_param
 
     info = load(name)
@@ -195,4 +188,4 @@ def test_every_registered_strategy_is_a_whole_strategy(name, tmp_path):
     path = tmp_path / f"{name}.toml"
     path.write_text(f'base = "{name}"\n')
     from_file = load(str(path))
-    assert (from_file.kernel, from_file.params) == (info.kernel, info.params)
+    assert (from_file.module, from_file.params) == (info.module, info.params)

@@ -80,7 +80,7 @@ def test_a_registered_toy_strategy_plays_through_the_checker(plugin):
     assert check_trace(lines) == []
     pickups = [line["seat"] for line in lines if line["type"] == "pickup"]
     assert pickups and all(seat % 2 == 1 for seat in pickups), "the hermit never picks up"
-    assert registry.load("hermit").kernel.startswith("toy_hermit")
+    assert registry.load("hermit").module.startswith("toy_hermit")
 
 
 def test_a_hook_that_changes_the_game_is_caught_in_checked_mode(plugin):

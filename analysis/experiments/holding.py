@@ -84,7 +84,7 @@ def _played(spec: str, rules: Rules) -> dict:
     from sim.runs.lineup import resolve_spec
 
     info = resolve_spec(spec, rules)
-    return {"kernel": info.kernel, "params": {k: float(v) for k, v in
+    return {"module": info.module, "params": {k: float(v) for k, v in
                                                sorted(info.params.items())}}
 
 
@@ -139,14 +139,15 @@ def position_value(position, strategy: str = "cautious", worlds: int = 400) -> H
     pending decision is a meld): the strategy's line and the same line without its wilds,
     each played to the end of the deal by ``strategy`` in every seat, in the same ``worlds``
     imagined deals of the cards the seat cannot see (common random numbers)."""
-    from sim.engine.layout import D_MELD, S_DECIDER, S_DECISION, W_ENTRIES, W_LINES
+    from sim.core.enums import Decision
+    from sim.engine.layout import S_DECIDER, S_DECISION, W_ENTRIES, W_LINES
     from sim.play.api import make_table, run_compiled
     from sim.play.loop import decide
     from sim.play.positions import PositionError
     from sim.runs.lineup import resolve_seats
 
     g = position.g
-    if int(g["sc"][S_DECISION]) != D_MELD:
+    if int(g["sc"][S_DECISION]) != Decision.MELD:
         raise PositionError("decision: holding a wild is a choice of the meld decision")
     seat = int(g["sc"][S_DECIDER])
     rules = position.rules

@@ -61,7 +61,7 @@ def run_spec(pairing: Pairing, seat: int, seed: int, games: int, chunk_size: int
 
 def _played(spec: RunSpec) -> tuple:
     """The strategies as the engine plays them: kernel and every parameter, per seat."""
-    return tuple((info.kernel, tuple(sorted(info.params.items())))
+    return tuple((info.module, tuple(sorted(info.params.items())))
                  for info in spec.engine_seats())
 
 

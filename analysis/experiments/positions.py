@@ -14,7 +14,8 @@ import numpy as np
 
 from analysis.statistics.intervals import mean_estimate
 from sim.core.cards import KIND_NAMES, RANK_KIND, RANK_NAMES
-from sim.engine.layout import D_DISCARD, D_GRANT, D_MELD, D_PICKUP, DECISION_NAMES, MAX_WORLDS
+from sim.core.enums import Decision
+from sim.engine.layout import MAX_WORLDS
 from sim.play.positions import Position, PositionError
 from strategies.search.params import SEARCH_DEFAULTS
 
@@ -63,15 +64,15 @@ def describe(w, c: int, decision: int) -> str:
     value = int(w["cand_value"][c])
     n = int(w["cand_entries"][c])
     melds = "; ".join(_entry_words(w["cand_prop"][c, i]) for i in range(n))
-    if decision == D_PICKUP:
+    if decision == Decision.PICK_UP:
         return "draw" if n == 0 else f"pick up the pile, melding {melds}"
-    if decision == D_MELD:
+    if decision == Decision.MELD:
         if value == 1:
             return "ask to go out"
         return f"lay {melds}" if n else "lay nothing"
-    if decision == D_GRANT:
+    if decision == Decision.GRANT:
         return "grant" if value == 1 else "refuse"
-    if decision == D_DISCARD:
+    if decision == Decision.DISCARD:
         return f"discard {KIND_NAMES[value]}"
     return f"go out: lay {melds}" + (f", discard {KIND_NAMES[value]}" if value >= 0 else "")
 
@@ -117,7 +118,7 @@ def analyze(position: Position, worlds: int = 256, rollout: int | None = None,
             describe(table.w, c, decision), own.mean, own.low, own.high,
             0.0 if diff is None else diff.mean, 0.0 if diff is None else diff.low,
             0.0 if diff is None else diff.high))
-    return Analysis(seat, DECISION_NAMES[decision], worlds, out, best)
+    return Analysis(seat, Decision.words[decision], worlds, out, best)
 
 
 def format_analysis(result: Analysis) -> str:

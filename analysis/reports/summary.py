@@ -11,7 +11,8 @@ from dataclasses import dataclass
 import numpy as np
 
 from analysis.statistics.intervals import wilson_interval
-from sim.runs.aggregate import END_OUT, END_STOCK, Aggregate, aggregate_records
+from sim.core.enums import Ending
+from sim.runs.aggregate import Aggregate, aggregate_records
 
 
 @dataclass(frozen=True)
@@ -83,8 +84,8 @@ def summary_from_aggregate(agg: Aggregate, team_strategies: list[str]) -> Summar
         turns_median=agg.turns_median(),
         turns_p5=agg.turns_quantile(0.05),
         turns_p95=agg.turns_quantile(0.95),
-        share_out=agg.end_reasons.get(END_OUT, 0) / agg.deals,
-        share_stock=agg.end_reasons.get(END_STOCK, 0) / agg.deals,
+        share_out=agg.end_reasons.get(Ending.OUT, 0) / agg.deals,
+        share_stock=agg.end_reasons.get(Ending.STOCK, 0) / agg.deals,
         truncated=agg.truncated,
     )
 

@@ -34,10 +34,11 @@ def _mistakes() -> tuple[type[Exception], ...]:
     from sim.play.positions import PositionError
     from sim.runs.replay import ReplayError
     from sim.runs.storage import RunError
+    from sim.runs.trace import TraceError
     from strategies.registry import StrategyError
 
     return (RulesError, StrategyError, RunError, PairingError, ReportError, PlayError,
-            PositionError, SprtInputError, ReplayError, TuneError)
+            PositionError, SprtInputError, ReplayError, TuneError, TraceError)
 
 
 def _interrupted() -> tuple[type[BaseException], ...]:

@@ -249,8 +249,8 @@ def _open_for_resume(path: Path, ctx: click.Context) -> Run:
 
         teams = _team_strategies(p["strategy"], p["team0"], p["team1"])
         wanted = resolve_seats(seats_for_teams(teams, spec.rules.players), spec.rules)
-        if [(i.kernel, i.params) for i in wanted] != \
-                [(i.kernel, i.params) for i in spec.engine_seats()]:
+        if [(i.module, i.params) for i in wanted] != \
+                [(i.module, i.params) for i in spec.engine_seats()]:
             differs.append(f"strategies {'/'.join(teams)} (the run has "
                            f"{'/'.join(spec.team_strategies)})")
     if "rules_name" in given:
@@ -307,8 +307,8 @@ def trace(out: Path, games: int, seed: int, strategy: str | None, team0: str | N
 def replay(trace_file: Path, game: int, deal: int) -> None:
     """Tell one deal of a trace turn by turn in plain words: who drew, picked up what, melded
     what, asked, went out, and the score."""
-    from sim.play.positions import read_trace
     from sim.runs.replay import tell
+    from sim.runs.trace import read_trace
 
     for sentence in tell(read_trace(trace_file), game, deal):
         click.echo(sentence)

@@ -39,7 +39,8 @@ def from_trace(trace: Path, game: int, deal: int, turn: int, decision: str, seat
     """The position at a turn of a traced deal (its start, or its first meld, grant, go-out
     or discard decision), replayed through the engine."""
     from sim.engine.layout import S_DECIDER
-    from sim.play.positions import position_dict, position_from_trace, read_trace
+    from sim.play.positions import position_dict, position_from_trace
+    from sim.runs.trace import read_trace
 
     if turn < 1:
         raise UserError(f"--turn must be at least 1 (got {turn})")

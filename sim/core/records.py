@@ -12,6 +12,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from sim.core.enums import Book, enumeration
 from sim.core.rules import MAX_SEATS, MAX_TEAMS
 
 
@@ -37,7 +38,7 @@ RECORD_FIELDS: tuple[RecordField, ...] = (
     RecordField("deal", np.int8, "deal", "deal number 1..4"),
     RecordField("dealer", np.int8, "deal", "dealer's seat"),
     RecordField("turns", np.int16, "deal", "turns played"),
-    RecordField("end_reason", np.int8, "deal", "1 out, 2 stock, 3 truncated (END_REASONS)"),
+    RecordField("end_reason", np.int8, "deal", "how the deal ended (sim.core.enums.Ending)"),
     RecordField("out_seat", np.int8, "deal", "seat that went out, -1 when nobody did"),
     RecordField("truncated", np.bool_, "deal", "hit the turn cap"),
     RecordField("score", np.int32, "team", "deal score", "sum+sumsq"),
@@ -56,8 +57,6 @@ RECORD_FIELDS: tuple[RecordField, ...] = (
     RecordField("foot_turn", np.int16, "seat", "turn each seat picked up its Foot, -1 none"),
 )
 
-END_REASONS = {1: "out", 2: "stock", 3: "truncated"}
-
 DEAL_FIELDS = tuple(f.name for f in RECORD_FIELDS if f.scope == "deal" and f.name != "seed")
 TEAM_FIELDS = tuple(f.name for f in RECORD_FIELDS if f.scope == "team")
 SEAT_FIELDS = tuple(f.name for f in RECORD_FIELDS if f.scope == "seat")
@@ -68,20 +67,17 @@ TEAM_BASE = len(DEAL_FIELDS)
 SEAT_BASE = TEAM_BASE + len(TEAM_FIELDS) * MAX_TEAMS
 N_COLUMNS = SEAT_BASE + len(SEAT_FIELDS) * MAX_SEATS
 
-C_GAME, C_DEAL, C_DEALER, C_TURNS, C_END, C_OUT_SEAT, C_TRUNCATED = (
-    DEAL_FIELDS.index(n) for n in ("game", "deal", "dealer", "turns", "end_reason", "out_seat",
-                                   "truncated"))
-# Team fields by index: the score, its parts in docs/trace.md's breakdown order, books.
-T_SCORE = TEAM_FIELDS.index("score")
-T_BOOKS_CLEAN = TEAM_FIELDS.index("books_clean")
-T_OPEN_TURN = TEAM_FIELDS.index("open_turn")
-T_PICKUPS = TEAM_FIELDS.index("pickups")
-S_FOOT_TURN = SEAT_FIELDS.index("foot_turn")
-assert TEAM_FIELDS[T_SCORE + 1 : T_SCORE + 7] == ("melded", "left", "red3", "books", "out",
-                                                   "grab22")
-assert TEAM_FIELDS[T_BOOKS_CLEAN : T_BOOKS_CLEAN + 4] == ("books_clean", "books_dirty",
-                                                          "books_wild", "books_black3")
-
+# Each scope's fields by index, named after the fields themselves (``TeamField.SCORE``): the
+# compiled record writer (sim.engine.finish) reads them as constants.
+DealField = enumeration("DealField", DEAL_FIELDS)
+TeamField = enumeration("TeamField", TEAM_FIELDS)
+SeatField = enumeration("SeatField", SEAT_FIELDS)
+# The writer stores the score's parts after the score, in docs/trace.md's breakdown order, and
+# the four book counts in the order of sim.core.enums.Book.
+assert TEAM_FIELDS[TeamField.SCORE + 1 : TeamField.SCORE + 7] == (
+    "melded", "left", "red3", "books", "out", "grab22")
+assert TEAM_FIELDS[TeamField.BOOKS_CLEAN : TeamField.BOOKS_CLEAN + len(Book)] == tuple(
+    f"books_{word}" for word in Book.words)
 
 def team_column(field: int, team: int) -> int:
     return TEAM_BASE + field * MAX_TEAMS + team

@@ -10,12 +10,11 @@ from __future__ import annotations
 from numba import njit
 
 from sim.core.cards import JOKER, N_KINDS, N_RANKS, RANK_KIND, RED3, TWO
+from sim.core.enums import Ending
 from sim.core.rules import R_RED3_RULE, R_WILD_DISCARD, RED3_EXPOSE, WILD_DISCARD_FREEZE
 from sim.engine import events as ev
 from sim.engine import rng
 from sim.engine.layout import (
-    END_OUT,
-    END_STOCK,
     M_JOKER,
     M_NAT,
     M_TWO,
@@ -222,7 +221,7 @@ def expose_red3(g, t, seat: int, count: int) -> None:
         next_count = 0
         for _ in range(count):
             if g.sc[S_STOCK_N] == 0:
-                g.sc[S_ENDED] = END_STOCK  # R-X1
+                g.sc[S_ENDED] = Ending.STOCK  # R-X1
                 return
             card = _take_from_stock(g)
             ev.emit_card(t, e, card)
@@ -322,5 +321,5 @@ def discard(g, t, seat: int, kind: int) -> int:
 def go_out(g, t, seat: int) -> None:
     """R-G3: a player holding nothing has gone out; the deal ends (R-E1)."""
     g.sc[S_OUT_SEAT] = seat
-    g.sc[S_ENDED] = END_OUT
+    g.sc[S_ENDED] = Ending.OUT
     ev.emit(t, ev.EV_OUT, seat, 0, 0, 0, 0)

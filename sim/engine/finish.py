@@ -4,26 +4,11 @@ from __future__ import annotations
 
 from numba import njit
 
-from sim.core.records import (
-    C_DEAL,
-    C_DEALER,
-    C_END,
-    C_GAME,
-    C_OUT_SEAT,
-    C_TRUNCATED,
-    C_TURNS,
-    S_FOOT_TURN,
-    SEAT_BASE,
-    T_BOOKS_CLEAN,
-    T_OPEN_TURN,
-    T_PICKUPS,
-    T_SCORE,
-    TEAM_BASE,
-)
+from sim.core.enums import Ending
+from sim.core.records import SEAT_BASE, TEAM_BASE, DealField, SeatField, TeamField
 from sim.core.rules import MAX_SEATS, MAX_TEAMS
 from sim.engine import events as ev
 from sim.engine.layout import (
-    END_TRUNCATED,
     N_BOOK_TYPES,
     S_DEALER,
     S_ENDED,
@@ -48,14 +33,14 @@ def seat_col(field: int, seat: int) -> int:
 @njit(cache=True)
 def finish_deal(g, t, game: int, deal: int, out_row, parts) -> None:
     """Score the deal (R-S) and fill one record row."""
-    out_row[C_GAME] = game
-    out_row[C_DEAL] = deal
-    out_row[C_DEALER] = g.sc[S_DEALER]
-    out_row[C_TURNS] = g.sc[S_TURN]
+    out_row[DealField.GAME] = game
+    out_row[DealField.DEAL] = deal
+    out_row[DealField.DEALER] = g.sc[S_DEALER]
+    out_row[DealField.TURNS] = g.sc[S_TURN]
     reason = g.sc[S_ENDED]
-    out_row[C_END] = reason
-    out_row[C_TRUNCATED] = 1 if reason == END_TRUNCATED else 0
-    out_row[C_OUT_SEAT] = g.sc[S_OUT_SEAT]
+    out_row[DealField.END_REASON] = reason
+    out_row[DealField.TRUNCATED] = 1 if reason == Ending.TRUNCATED else 0
+    out_row[DealField.OUT_SEAT] = g.sc[S_OUT_SEAT]
     ev.emit(t, ev.EV_END, 0, reason, 0, 0, 0)
     for team in range(g.sc[S_TEAMS]):
         score = score_parts(g, team, parts)
@@ -63,12 +48,12 @@ def finish_deal(g, t, game: int, deal: int, out_row, parts) -> None:
         if e >= 0:
             t.ev[e, 6] = parts[4]
             t.ev[e, 7] = parts[5]
-        out_row[team_col(T_SCORE, team)] = score
+        out_row[team_col(TeamField.SCORE, team)] = score
         for p in range(N_PARTS):
-            out_row[team_col(T_SCORE + 1 + p, team)] = parts[p]
+            out_row[team_col(TeamField.SCORE + 1 + p, team)] = parts[p]
         for b in range(N_BOOK_TYPES):
-            out_row[team_col(T_BOOKS_CLEAN + b, team)] = g.books[team, b]
-        out_row[team_col(T_OPEN_TURN, team)] = g.open_turn[team]
-        out_row[team_col(T_PICKUPS, team)] = g.pickups[team]
+            out_row[team_col(TeamField.BOOKS_CLEAN + b, team)] = g.books[team, b]
+        out_row[team_col(TeamField.OPEN_TURN, team)] = g.open_turn[team]
+        out_row[team_col(TeamField.PICKUPS, team)] = g.pickups[team]
     for seat in range(g.sc[S_PLAYERS]):
-        out_row[seat_col(S_FOOT_TURN, seat)] = g.foot_turn[seat]
+        out_row[seat_col(SeatField.FOOT_TURN, seat)] = g.foot_turn[seat]

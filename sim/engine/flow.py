@@ -4,11 +4,11 @@ a player must choose, recording which decision (``S_DECISION``) and whose (``S_D
 A driver (``sim.play.loop`` for whole games, a search player's rollouts) asks the deciding
 seat's strategy for a proposal and hands it to ``apply_decision``, which validates it with
 ``sim.engine.legal``, applies it through ``sim.engine.actions`` and runs on to the next
-decision of the same turn. After a turn's discard nothing is pending (``D_NONE``) while the
+decision of the same turn. After a turn's discard nothing is pending (``NO_DECISION``) while the
 deal goes on; ``next_turn`` then starts the next seat's turn. So a driver loops::
 
     while not ended(g):
-        if g.sc[S_DECISION] == D_NONE:
+        if g.sc[S_DECISION] == NO_DECISION:
             next_turn(g, t)
         else:
             apply_decision(g, w, t, <the deciding seat's hook>)
@@ -26,6 +26,7 @@ from __future__ import annotations
 from numba import njit
 
 from sim.core.cards import RED3
+from sim.core.enums import NO_DECISION, Decision, Ending
 from sim.engine import events as ev
 from sim.engine import rng
 from sim.engine.actions import (
@@ -42,15 +43,6 @@ from sim.engine.actions import (
 from sim.engine.audit import check_conservation
 from sim.engine.deal import setup_deal
 from sim.engine.layout import (
-    D_DISCARD,
-    D_GO_OUT,
-    D_GRANT,
-    D_MELD,
-    D_NONE,
-    D_PICKUP,
-    END_NONE,
-    END_STOCK,
-    END_TRUNCATED,
     S_ASKED,
     S_DEALER,
     S_DECIDER,
@@ -83,7 +75,7 @@ from sim.engine.reasons import (
 
 @njit(inline="always")
 def ended(g) -> bool:
-    return g.sc[S_ENDED] != END_NONE
+    return g.sc[S_ENDED] != Ending.NONE
 
 
 @njit(inline="always")
@@ -95,7 +87,7 @@ def _wait_for(g, decision: int, seat: int) -> None:
 @njit(inline="always")
 def _stop(g) -> None:
     """Nothing pending: the deal is over, or (not ended) the turn is."""
-    g.sc[S_DECISION] = D_NONE
+    g.sc[S_DECISION] = NO_DECISION
     g.sc[S_DECIDER] = -1
 
 
@@ -150,7 +142,7 @@ def start_turn(g, t, seat: int) -> None:
     g.sc[S_TURN] += 1
     if g.sc[S_TURN] > TURN_CAP:
         g.sc[S_TURN] = TURN_CAP
-        g.sc[S_ENDED] = END_TRUNCATED
+        g.sc[S_ENDED] = Ending.TRUNCATED
         _stop(g)
         return
     g.sc[S_SEAT] = seat
@@ -171,7 +163,7 @@ def start_turn(g, t, seat: int) -> None:
         if ended(g):
             _stop(g)
             return
-    _wait_for(g, D_PICKUP, seat)
+    _wait_for(g, Decision.PICK_UP, seat)
 
 
 @njit(inline="always")
@@ -183,7 +175,7 @@ def _to_melds(g, t, seat: int) -> None:
         if ended(g):
             _stop(g)
             return
-    _wait_for(g, D_MELD, seat)
+    _wait_for(g, Decision.MELD, seat)
 
 
 @njit(cache=True)
@@ -207,17 +199,17 @@ def _lay_proposed_lines(g, w, t, decision: int, seat: int) -> None:
 @njit(inline="always")
 def _apply_pickup_or_draw(g, w, t, seat: int, n: int) -> None:
     if n < 0 or n > w.prop.shape[0]:
-        _refuse(g, D_PICKUP, seat, E_SHAPE)
+        _refuse(g, Decision.PICK_UP, seat, E_SHAPE)
     if n > 0:
         reason = apply_pickup(g, w, t, seat, w.prop, n)
         if reason != OK:
-            _refuse(g, D_PICKUP, seat, reason)
+            _refuse(g, Decision.PICK_UP, seat, reason)
         check_conservation(g)
         expose_red3(g, t, seat, red3_to_expose(g, seat))  # a kept starting red three (R-T3)
         check_conservation(g)
     else:
         if not stock_can_draw(g, t):  # R-E1, R-X2, R-X17; a frozen pile comes back (R-V8)
-            g.sc[S_ENDED] = END_STOCK
+            g.sc[S_ENDED] = Ending.STOCK
             _stop(g)
             return
         draw(g, t, seat)
@@ -230,49 +222,49 @@ def _apply_pickup_or_draw(g, w, t, seat: int, n: int) -> None:
 
 @njit(inline="always")
 def _apply_melds(g, w, t, seat: int, want_out: int) -> None:
-    _lay_proposed_lines(g, w, t, D_MELD, seat)
+    _lay_proposed_lines(g, w, t, Decision.MELD, seat)
     if held_count(g, seat) == 0 and g.on_foot[seat] == 0:
         _to_melds(g, t, seat)
         return
     if want_out == 1 and g.sc[S_ASKED] == 0:
         if not may_go_out(g, seat):
-            _refuse(g, D_MELD, seat, E_ASK_NOT_ALLOWED)
+            _refuse(g, Decision.MELD, seat, E_ASK_NOT_ALLOWED)
         g.sc[S_ASKED] = 1
         g.sc[S_WANT_OUT] = 1
         players = g.sc[S_PLAYERS]
         teams = g.sc[S_TEAMS]
         if teams == players:  # R-V9: in individual play nobody is asked
             g.sc[S_GRANTED] = 1
-            _wait_for(g, D_GO_OUT, seat)
+            _wait_for(g, Decision.GO_OUT, seat)
         else:  # R-G3: the next partner in turn order answers
-            _wait_for(g, D_GRANT, (seat + teams) % players)
+            _wait_for(g, Decision.GRANT, (seat + teams) % players)
         return
-    _wait_for(g, D_DISCARD, seat)
+    _wait_for(g, Decision.DISCARD, seat)
 
 
 @njit(cache=True)
 def _apply_grant(g, t, partner: int, answer: int) -> None:
     asker = g.sc[S_SEAT]
     if answer != 0 and answer != 1:
-        _refuse(g, D_GRANT, partner, E_BAD_ANSWER)
+        _refuse(g, Decision.GRANT, partner, E_BAD_ANSWER)
     g.sc[S_GRANTED] = answer
     ev.emit(t, ev.EV_ASK, asker, answer, 0, 0, 0)
     if answer == 1:
-        _wait_for(g, D_GO_OUT, asker)
+        _wait_for(g, Decision.GO_OUT, asker)
     else:
         _to_melds(g, t, asker)
 
 
 @njit(cache=True)
 def _apply_go_out(g, w, t, seat: int, last: int) -> None:
-    _lay_proposed_lines(g, w, t, D_GO_OUT, seat)
+    _lay_proposed_lines(g, w, t, Decision.GO_OUT, seat)
     if last >= 0:
         reason = discard(g, t, seat, last)
         if reason != OK:
-            _refuse(g, D_GO_OUT, seat, reason)
+            _refuse(g, Decision.GO_OUT, seat, reason)
         check_conservation(g)
     if held_count(g, seat) != 0:
-        _refuse(g, D_GO_OUT, seat, E_NOT_OUT)
+        _refuse(g, Decision.GO_OUT, seat, E_NOT_OUT)
     go_out(g, t, seat)  # R-G3
     _stop(g)
 
@@ -281,7 +273,7 @@ def _apply_go_out(g, w, t, seat: int, last: int) -> None:
 def _apply_discard(g, t, seat: int, kind: int) -> None:
     reason = discard(g, t, seat, kind)
     if reason != OK:
-        _refuse(g, D_DISCARD, seat, reason)
+        _refuse(g, Decision.DISCARD, seat, reason)
     check_conservation(g)
     _stop(g)  # the turn is over; the deal goes on with next_turn
 
@@ -292,15 +284,15 @@ def apply_decision(g, w, t, value: int) -> None:
     meld lines and pick-up entries are in ``w.prop``), then run to the next decision."""
     decision = g.sc[S_DECISION]
     seat = g.sc[S_DECIDER]
-    if decision == D_PICKUP:
+    if decision == Decision.PICK_UP:
         _apply_pickup_or_draw(g, w, t, seat, value)
-    elif decision == D_MELD:
+    elif decision == Decision.MELD:
         _apply_melds(g, w, t, seat, value)
-    elif decision == D_GRANT:
+    elif decision == Decision.GRANT:
         _apply_grant(g, t, seat, value)
-    elif decision == D_GO_OUT:
+    elif decision == Decision.GO_OUT:
         _apply_go_out(g, w, t, seat, value)
-    elif decision == D_DISCARD:
+    elif decision == Decision.DISCARD:
         _apply_discard(g, t, seat, value)
     else:
         raise AssertionError("apply_decision called with no decision pending")

@@ -5,7 +5,7 @@ compiled (and cached) once, and a new strategy compiles only itself (docs/design
 gets the game record ``g`` (read only: checked mode proves it), the players' work area ``w``
 (its proposal goes in ``w.prop``), the trace ``t`` (a search may switch it off around its
 rollouts and must switch it back), a scratch array ``x`` of game records for a search's copies,
-and the deciding seat; it returns one int64 (see ``sim.engine.layout.D_*``).
+and the deciding seat; it returns one int64 (see ``sim.core.enums.Decision``).
 """
 
 from __future__ import annotations

@@ -19,6 +19,7 @@ from __future__ import annotations
 import numpy as np
 
 from sim.core import cards
+from sim.core.enums import NO_DECISION, Book, Decision
 from sim.core.rules import (
     MAX_SEATS,
     MAX_TEAMS,
@@ -36,12 +37,12 @@ S_TURN = 2  # turns played in this deal (1-based while a turn runs)
 S_DEAL = 3  # deal number 1..4 (R-D5)
 S_DEALER = 4
 S_SEAT = 5  # seat whose turn it is
-S_DECISION = 6  # the decision the engine waits for (D_* below), D_NONE once the deal ended
+S_DECISION = 6  # the decision the engine waits for (Decision), NO_DECISION once the deal ended
 S_CHECKED = 7  # 1: assert card conservation after every action, and that no hook changes g
-S_DECIDER = 8  # seat that makes the pending decision (the partner for D_GRANT)
+S_DECIDER = 8  # seat that makes the pending decision (the partner for Decision.GRANT)
 S_WANT_OUT = 9  # the meld proposal asked to go out
 S_LINE = 10  # meld line counter, groups meld entries into trace lines
-S_ENDED = 11  # 0 running, else END_* code
+S_ENDED = 11  # Ending.NONE while running, else how the deal ended (Ending)
 S_OUT_SEAT = 12
 S_GRANTED = 13  # 1 when the current player holds a grant to go out this turn (R-X14)
 S_ASKED = 14  # 1 when the current player has asked this turn
@@ -56,26 +57,9 @@ S_ERROR_SEAT = 23
 S_SEED = 24  # the root seed the deal was shuffled from
 N_SCALARS = 26
 
-# Decisions a strategy is asked for; a hook returns one int64 and may fill ``w.prop``.
-D_PICKUP = 0  # entries in w.prop to pick up the pile with, or 0 to draw
-D_MELD = 1  # meld lines in w.prop; returns 1 to ask to go out
-D_GRANT = 2  # the partner's answer to an ask: 1 grants
-D_GO_OUT = 3  # with a grant: the last meld lines in w.prop; returns the final discard or -1
-D_DISCARD = 4  # the card kind to discard
-N_DECISIONS = 5
-D_NONE = -1
-DECISION_NAMES = ("pick-up", "meld", "grant", "go out", "discard")
-
-END_NONE = 0
-END_OUT = 1
-END_STOCK = 2
-END_TRUNCATED = 3
-
-BOOK_CLEAN = 0
-BOOK_DIRTY = 1
-BOOK_WILD = 2
-BOOK_BLACK3 = 3  # earns the dirty bonus, counts as clean toward going out (R-V7)
-N_BOOK_TYPES = 4
+# Decisions, endings and book kinds are enumerations (sim.core.enums), declared once by name.
+N_DECISIONS = len(Decision)
+N_BOOK_TYPES = len(Book)
 
 # A meld's contents in ``g.meld[team, rank]``: naturals, twos, jokers.
 M_NAT = 0
@@ -101,7 +85,7 @@ GAME_DTYPE = np.dtype(
         ("pile", np.int8, (MAX_CARDS,)),  # the discard pile, top last
         ("frozen", np.int8, (MAX_CARDS,)),  # piles set aside by a discarded wild (R-V8)
         ("meld", np.int32, (MAX_TEAMS, cards.N_RANKS, 3)),  # unfinished melds (M_* columns)
-        ("books", np.int32, (MAX_TEAMS, N_BOOK_TYPES)),  # books by type (BOOK_*)
+        ("books", np.int32, (MAX_TEAMS, N_BOOK_TYPES)),  # books by kind (Book)
         ("rank_books", np.int32, (MAX_TEAMS, cards.N_RANKS)),  # closed books per rank
         ("booked", np.int32, (MAX_TEAMS, _K)),  # cards lying in closed books
         ("melded_value", np.int32, (MAX_TEAMS,)),  # card values of every melded card (R-S1)
@@ -198,7 +182,7 @@ def new_game(packed_rules: np.ndarray, checked: bool = False, count: int = 1) ->
     arr["sc"][:, S_CHECKED] = int(checked)
     arr["sc"][:, S_PLAYERS] = int(packed_rules[R_PLAYERS])
     arr["sc"][:, S_TEAMS] = int(packed_rules[R_PARTNERSHIPS])
-    arr["sc"][:, S_DECISION] = D_NONE
+    arr["sc"][:, S_DECISION] = NO_DECISION
     arr["deck"][:] = cards.deck_counts(int(packed_rules[R_DECKS]),
                                        int(packed_rules[R_JOKERS_PER_DECK]))
     return arr

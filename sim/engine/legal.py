@@ -11,6 +11,7 @@ from __future__ import annotations
 from numba import njit
 
 from sim.core.cards import BLACK3, JOKER, N_KINDS, N_RANKS, RANK_KIND, RED3, TWO, WILD_RANK
+from sim.core.enums import Book
 from sim.core.rules import (
     BOOKS_GROW,
     PICKUP_EXACT,
@@ -35,10 +36,6 @@ from sim.core.rules import (
     RED3_DISCARD,
 )
 from sim.engine.layout import (
-    BOOK_BLACK3,
-    BOOK_CLEAN,
-    BOOK_DIRTY,
-    BOOK_WILD,
     M_JOKER,
     M_NAT,
     M_TWO,
@@ -143,9 +140,9 @@ def books_allow_out(g, books) -> bool:
     clean, R-V7); the requirement may differ by deal (brouillette)."""
     d = deal_index(g)
     return (
-        books[BOOK_CLEAN] + books[BOOK_BLACK3] >= g.rules[R_OUT_CLEAN + d]
-        and books[BOOK_DIRTY] >= g.rules[R_OUT_DIRTY + d]
-        and books[BOOK_WILD] >= g.rules[R_OUT_WILD + d]
+        books[Book.CLEAN] + books[Book.BLACK3] >= g.rules[R_OUT_CLEAN + d]
+        and books[Book.DIRTY] >= g.rules[R_OUT_DIRTY + d]
+        and books[Book.WILD] >= g.rules[R_OUT_WILD + d]
     )
 
 
@@ -181,10 +178,10 @@ def table_score(g, team: int) -> int:
     every seat can see. The deal's score adds what is left in hands (sim.engine.scoring)."""
     return (
         g.melded_value[team]
-        + g.books[team, BOOK_CLEAN] * g.rules[R_CLEAN_BONUS]
-        + g.books[team, BOOK_DIRTY] * g.rules[R_DIRTY_BONUS]
-        + g.books[team, BOOK_WILD] * g.rules[R_WILD_BONUS]
-        + g.books[team, BOOK_BLACK3] * g.rules[R_DIRTY_BONUS]  # R-V7
+        + g.books[team, Book.CLEAN] * g.rules[R_CLEAN_BONUS]
+        + g.books[team, Book.DIRTY] * g.rules[R_DIRTY_BONUS]
+        + g.books[team, Book.WILD] * g.rules[R_WILD_BONUS]
+        + g.books[team, Book.BLACK3] * g.rules[R_DIRTY_BONUS]  # R-V7
         + g.red3[team] * g.rules[R_RED3_BONUS]
     )
 

@@ -19,6 +19,7 @@ from sim.core.cards import (
     TWO,
     WILD_RANK,
 )
+from sim.core.enums import Book
 from sim.core.rules import (
     BOOKS_GROW,
     BOOKS_NATURALS,
@@ -31,17 +32,7 @@ from sim.core.rules import (
     RATIO_DOUBLE,
 )
 from sim.engine.bytecopy import copy_bytes, field_block, same_layout
-from sim.engine.layout import (
-    BOOK_BLACK3,
-    BOOK_CLEAN,
-    BOOK_DIRTY,
-    BOOK_WILD,
-    GAME_DTYPE,
-    M_JOKER,
-    M_NAT,
-    M_TWO,
-    WORK_DTYPE,
-)
+from sim.engine.layout import GAME_DTYPE, M_JOKER, M_NAT, M_TWO, WORK_DTYPE
 from sim.engine.reasons import (
     E_BLACK3_WILD,
     E_BOOK_CLOSED,
@@ -85,12 +76,12 @@ def entry_points(rank: int, nat: int, twos: int, jokers: int) -> int:
 @njit(cache=True)
 def book_type(rank: int, wilds: int) -> int:
     if rank == WILD_RANK:
-        return BOOK_WILD
+        return Book.WILD
     if rank == BLACK3_RANK:
-        return BOOK_BLACK3
+        return Book.BLACK3
     if wilds > 0:
-        return BOOK_DIRTY
-    return BOOK_CLEAN
+        return Book.DIRTY
+    return Book.CLEAN
 
 
 @njit(inline="always")
@@ -149,8 +140,8 @@ def _place(g, melds, books, rank_books, booked, rank: int, nat: int, twos: int, 
             books[book_type(rank, new_wild)] += 1
         elif size >= BOOK_SIZE and old_wild == 0 and new_wild > 0 and kind >= 0 and \
                 rank != BLACK3_RANK:
-            books[BOOK_CLEAN] -= 1
-            books[BOOK_DIRTY] += 1
+            books[Book.CLEAN] -= 1
+            books[Book.DIRTY] += 1
     elif new_size >= BOOK_SIZE:  # R-M6: the book closes; a new meld of the rank may start
         books[book_type(rank, new_wild)] += 1
         rank_books[rank] += 1

@@ -5,6 +5,7 @@ from __future__ import annotations
 from numba import njit
 
 from sim.core.cards import CARD_VALUE, N_KINDS, RED3
+from sim.core.enums import Book
 from sim.core.rules import (
     R_CLEAN_BONUS,
     R_DIRTY_BONUS,
@@ -13,15 +14,7 @@ from sim.core.rules import (
     R_RED3_PENALTY,
     R_WILD_BONUS,
 )
-from sim.engine.layout import (
-    BOOK_BLACK3,
-    BOOK_CLEAN,
-    BOOK_DIRTY,
-    BOOK_WILD,
-    S_OUT_SEAT,
-    S_PLAYERS,
-    S_TEAMS,
-)
+from sim.engine.layout import S_OUT_SEAT, S_PLAYERS, S_TEAMS
 
 P_MELDED = 0
 P_LEFT = 1
@@ -50,10 +43,10 @@ def score_parts(g, team: int, parts) -> int:
     parts[P_LEFT] = -left  # R-S2, R-S6
     parts[P_RED3] = g.red3[team] * g.rules[R_RED3_BONUS] - hidden_red3 * g.rules[R_RED3_PENALTY]
     parts[P_BOOKS] = (
-        g.books[team, BOOK_CLEAN] * g.rules[R_CLEAN_BONUS]
-        + g.books[team, BOOK_DIRTY] * g.rules[R_DIRTY_BONUS]
-        + g.books[team, BOOK_WILD] * g.rules[R_WILD_BONUS]
-        + g.books[team, BOOK_BLACK3] * g.rules[R_DIRTY_BONUS]  # R-V7
+        g.books[team, Book.CLEAN] * g.rules[R_CLEAN_BONUS]
+        + g.books[team, Book.DIRTY] * g.rules[R_DIRTY_BONUS]
+        + g.books[team, Book.WILD] * g.rules[R_WILD_BONUS]
+        + g.books[team, Book.BLACK3] * g.rules[R_DIRTY_BONUS]  # R-V7
     )  # R-S4
     out_seat = g.sc[S_OUT_SEAT]
     parts[P_OUT] = g.rules[R_OUT_BONUS] if out_seat >= 0 and out_seat % teams == team else 0

@@ -8,10 +8,10 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from sim.core.enums import Decision
 from sim.core.records import N_COLUMNS, to_records
 from sim.core.rules import MAX_SEATS, Rules
 from sim.engine.layout import (
-    DECISION_NAMES,
     N_PARAMS,
     S_ERROR,
     S_ERROR_DECISION,
@@ -39,7 +39,7 @@ class Table:
     copies: np.ndarray
     guard: np.ndarray
     hooks: tuple
-    fast: tuple  # per seat: the built-in kernel's code, or 0 to call through ``hooks``
+    fast: tuple  # per seat: its built-in heuristic's code (BUILTIN_CODES), 0: through hooks
 
     @property
     def g(self):
@@ -63,8 +63,8 @@ def make_table(rules: Rules, seat_strategies: Sequence[str | StrategyInfo],
                trace: bool = False, checked: bool = False, direct_calls: bool = True) -> Table:
     """The records and hooks for one table. ``direct_calls=False`` makes every seat go through
     its function pointers (the path any new strategy takes), for tests."""
-    from strategies.builtin import BUILTIN_KERNELS
-    from strategies.kernels import seat_hooks
+    from strategies.builtin import BUILTIN_CODES
+    from strategies.hooks import seat_hooks
 
     infos = resolve(seat_strategies, rules.players)
     packed = rules.packed()
@@ -77,7 +77,7 @@ def make_table(rules: Rules, seat_strategies: Sequence[str | StrategyInfo],
         copies=new_game(packed, checked=False, count=SEARCH_COPIES),
         guard=new_game(packed, checked=False),
         hooks=seat_hooks(infos),
-        fast=tuple([BUILTIN_KERNELS.get(info.kernel, 0) if direct_calls else 0
+        fast=tuple([BUILTIN_CODES.get(info.module, 0) if direct_calls else 0
                     for info in infos] + [0] * (MAX_SEATS - len(infos))),
     )
 
@@ -86,7 +86,7 @@ def refusal_message(table: Table) -> str:
     """What a refused proposal broke: the seat, its strategy, the decision and the rule."""
     g = table.game[0]
     seat = int(g["sc"][S_ERROR_SEAT])
-    decision = DECISION_NAMES[int(g["sc"][S_ERROR_DECISION])]
+    decision = Decision.words[int(g["sc"][S_ERROR_DECISION])]
     name = table.seats[seat].name if 0 <= seat < len(table.seats) else "?"
     return (f"seat {seat} ({name}) proposed an illegal {decision}: "
             f"{explain(int(g['sc'][S_ERROR]))}")

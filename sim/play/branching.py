@@ -2,7 +2,7 @@
 the end of the deal on copies, the same deal (or the same imagined worlds) for both, so the
 difference in outcome is the value of the choice and little else (common random numbers).
 
-Used to measure a piece of advice decision by decision (``analysis.holding``): here, melding
+Used to measure a piece of advice decision by decision (``analysis.experiments.holding``): here, melding
 the wilds the player's strategy would meld now, against holding them back.
 """
 
@@ -12,12 +12,11 @@ import numpy as np
 from numba import njit
 
 from sim.core.cards import JOKER, TWO, WILD_RANK
+from sim.core.enums import NO_DECISION, Decision
 from sim.engine import rng
 from sim.engine.determinize import deal_world
 from sim.engine.flow import apply_decision, clear_proposal, ended, next_turn, start_deal
 from sim.engine.layout import (
-    D_MELD,
-    D_NONE,
     ENTRY_WIDTH,
     S_CHECKED,
     S_DEAL,
@@ -98,7 +97,7 @@ def strip_wilds(g, w, seat: int, src, n: int, dst) -> int:
 @njit(cache=True)
 def play_to_end(g, w, t, x, guard, hooks, fast) -> None:
     while not ended(g):
-        if g.sc[S_DECISION] == D_NONE:
+        if g.sc[S_DECISION] == NO_DECISION:
             next_turn(g, t)
         else:
             apply_decision(g, w, t, decide(g, w, t, x, guard, hooks, fast))
@@ -154,12 +153,12 @@ def collect_holds(g, w, t, x, guard, hooks, fast, seed: int, first_game: int, ga
         for deal in range(1, 5):
             start_deal(g, w, t, seed, game, deal)
             while not ended(g):
-                if g.sc[S_DECISION] == D_NONE:
+                if g.sc[S_DECISION] == NO_DECISION:
                     next_turn(g, t)
                     continue
                 seat = g.sc[S_DECIDER]
                 value = decide(g, w, t, x, guard, hooks, fast)
-                if g.sc[S_DECISION] == D_MELD and value == 0 and rows < out.shape[0] \
+                if g.sc[S_DECISION] == Decision.MELD and value == 0 and rows < out.shape[0] \
                         and g.opened[seat % g.sc[S_TEAMS]] == 1 and _line_wilds(w) > 0:
                     rows += _branch(g, w, t, x, guard, hooks, fast, seat, value, out[rows])
                 apply_decision(g, w, t, value)

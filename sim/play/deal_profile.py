@@ -15,12 +15,13 @@ from numba import njit, types
 from numba.core import cgutils
 from numba.extending import intrinsic
 
+from sim.core.enums import NO_DECISION, Decision
 from sim.core.rules import R_DEALS
 from sim.engine.finish import finish_deal
 from sim.engine.flow import apply_decision, ended, next_turn, start_deal
-from sim.engine.layout import D_NONE, DECISION_NAMES, N_DECISIONS, S_DECISION
+from sim.engine.layout import N_DECISIONS, S_DECISION
 from sim.engine.scoring import N_PARTS
-from sim.play.loop import ask_next, builtin_kernel, decide
+from sim.play.loop import ask_next, builtin_code, decide
 
 # Step slots: dealing, starting turns, each decision's hook and its application, scoring.
 STEP_DEAL = 0
@@ -30,8 +31,8 @@ STEP_APPLY = STEP_HOOK + N_DECISIONS  # + decision
 STEP_SCORE = STEP_APPLY + N_DECISIONS
 N_STEPS = STEP_SCORE + 1
 STEP_NAMES = (("dealing", "starting a turn")
-              + tuple(f"{name} hook" for name in DECISION_NAMES)
-              + tuple(f"applying the {name}" for name in DECISION_NAMES) + ("scoring",))
+              + tuple(f"{name} hook" for name in Decision.words)
+              + tuple(f"applying the {name}" for name in Decision.words) + ("scoring",))
 
 
 @intrinsic
@@ -58,7 +59,7 @@ def profile_games(g, w, t, x, guard, hooks, fast, seed: int, n_games: int, out, 
             spent[STEP_DEAL] += ticks() - t0
             calls[STEP_DEAL] += 1
             while not ended(g):
-                if g.sc[S_DECISION] == D_NONE:
+                if g.sc[S_DECISION] == NO_DECISION:
                     t0 = ticks()
                     next_turn(g, t)
                     spent[STEP_TURN] += ticks() - t0
@@ -66,9 +67,9 @@ def profile_games(g, w, t, x, guard, hooks, fast, seed: int, n_games: int, out, 
                     continue
                 decision = g.sc[S_DECISION]
                 t0 = ticks()
-                kernel = builtin_kernel(g, fast)
-                if kernel != 0:
-                    value = ask_next(g, w, kernel)
+                builtin = builtin_code(g, fast)
+                if builtin != 0:
+                    value = ask_next(g, w, builtin)
                 else:
                     value = decide(g, w, t, x, guard, hooks, fast)
                 t1 = ticks()

@@ -3,9 +3,9 @@
 The hooks arrive as a tuple of function pointers (``sim.engine.hooktypes``), one per decision
 kind and seat (index ``decision * MAX_SEATS + seat``), so this loop is compiled once whatever
 strategies play, and a new strategy compiles only itself. A call through a pointer cannot be
-inlined, which costs the built-in heuristics about 15% of their speed, so seats whose kernel is
-one of ``strategies.builtin.BUILTIN_KERNELS`` are asked directly instead (``fast[seat]``,
-0: through the pointer), by the loop itself with no array argument in between (see
+inlined, which costs the built-in heuristics about 15% of their speed, so seats that play one
+of ``strategies.builtin.BUILTIN_CODES`` are asked directly instead (``fast[seat]``, 0:
+through the pointer), by the loop itself with no array argument in between (see
 ``ask_next``); ``tests/test_play_paths.py`` proves both paths play the same games.
 In checked mode the loop also proves that no hook changed the game record.
 """
@@ -15,12 +15,13 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from sim.core.records import T_SCORE
+from sim.core.enums import NO_DECISION
+from sim.core.records import TeamField
 from sim.core.rules import MAX_SEATS, R_DEALS
 from sim.engine.audit import same_position
 from sim.engine.finish import finish_deal, team_col
 from sim.engine.flow import apply_decision, clear_proposal, ended, next_turn, start_deal, start_turn
-from sim.engine.layout import D_NONE, S_CHECKED, S_DECIDER, S_DECISION, S_TEAMS
+from sim.engine.layout import S_CHECKED, S_DECIDER, S_DECISION, S_TEAMS
 from sim.engine.scoring import N_PARTS
 from strategies.builtin import ask_builtin
 
@@ -32,10 +33,10 @@ class HookChangedGame(Exception):
 @njit(cache=True, inline="always")
 def _call(g, w, t, x, hooks, fast, seat: int) -> int:
     decision = g.sc[S_DECISION]
-    kernel = fast[seat]
-    if kernel == 0:
+    builtin = fast[seat]
+    if builtin == 0:
         return hooks[decision * MAX_SEATS + seat](g, w, t, x, seat)
-    return ask_builtin(kernel, decision, g, w, seat)
+    return ask_builtin(builtin, decision, g, w, seat)
 
 
 @njit(cache=True)
@@ -53,7 +54,7 @@ def decide(g, w, t, x, guard, hooks, fast) -> int:
 
 
 @njit(inline="always")
-def builtin_kernel(g, fast) -> int:
+def builtin_code(g, fast) -> int:
     """The built-in heuristic the deciding seat plays, when the loop may ask it directly
     (``strategies.builtin``); 0 for a hook called through its pointer, and always 0 in
     checked mode, where ``decide`` proves no hook changed the game record."""
@@ -63,12 +64,12 @@ def builtin_kernel(g, fast) -> int:
 
 
 @njit(inline="always")
-def ask_next(g, w, kernel: int) -> int:
-    """``decide`` for a seat that plays built-in heuristic ``kernel``, unchecked. The loops
-    below branch to it themselves rather than through a compiled-in helper that takes the
+def ask_next(g, w, builtin: int) -> int:
+    """``decide`` for a seat that plays the built-in heuristic coded ``builtin``, unchecked.
+    The loops below branch to it themselves rather than through a compiled-in helper that takes the
     scratch arrays: each array handed to one costs an atomic reference count per decision."""
     clear_proposal(w)
-    return ask_builtin(kernel, g.sc[S_DECISION], g, w, g.sc[S_DECIDER])
+    return ask_builtin(builtin, g.sc[S_DECISION], g, w, g.sc[S_DECIDER])
 
 
 @njit(cache=True)
@@ -77,12 +78,12 @@ def play_deal(g, w, t, x, guard, hooks, fast, seed: int, game: int, deal: int, o
     """Play one deal from the shuffle to the score; fill one record row."""
     start_deal(g, w, t, seed, game, deal)
     while not ended(g):
-        if g.sc[S_DECISION] == D_NONE:
+        if g.sc[S_DECISION] == NO_DECISION:
             next_turn(g, t)
             continue
-        kernel = builtin_kernel(g, fast)
-        if kernel != 0:
-            apply_decision(g, w, t, ask_next(g, w, kernel))
+        builtin = builtin_code(g, fast)
+        if builtin != 0:
+            apply_decision(g, w, t, ask_next(g, w, builtin))
         else:
             apply_decision(g, w, t, decide(g, w, t, x, guard, hooks, fast))
     finish_deal(g, t, game, deal, out_row, parts)
@@ -101,7 +102,7 @@ def play_games(g, w, t, x, guard, hooks, fast, seed: int, first_game: int, n_gam
         for d in range(1, deals + 1):
             play_deal(g, w, t, x, guard, hooks, fast, seed, game, d, out[row], parts)
             for team in range(teams):
-                g.game_score[team] += out[row, team_col(T_SCORE, team)]
+                g.game_score[team] += out[row, team_col(TeamField.SCORE, team)]
             row += 1
 
 
@@ -110,9 +111,9 @@ def play_turn(g, w, t, x, guard, hooks, fast, seat: int) -> None:
     """Play ``seat``'s whole turn from its start, and stop before the next one (tests, and
     positions that start at a turn)."""
     start_turn(g, t, seat)
-    while g.sc[S_DECISION] != D_NONE:
-        kernel = builtin_kernel(g, fast)
-        if kernel != 0:
-            apply_decision(g, w, t, ask_next(g, w, kernel))
+    while g.sc[S_DECISION] != NO_DECISION:
+        builtin = builtin_code(g, fast)
+        if builtin != 0:
+            apply_decision(g, w, t, ask_next(g, w, builtin))
         else:
             apply_decision(g, w, t, decide(g, w, t, x, guard, hooks, fast))

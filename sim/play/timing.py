@@ -6,9 +6,10 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from sim.core.enums import NO_DECISION, Decision
 from sim.engine.audit import check_conservation
 from sim.engine.flow import apply_decision, clear_proposal, ended, next_turn, start_deal
-from sim.engine.layout import D_MELD, D_NONE, S_CHECKED, S_DECIDER, S_DECISION, S_TURN
+from sim.engine.layout import S_CHECKED, S_DECIDER, S_DECISION, S_TURN
 from sim.engine.legal import check_line
 from sim.engine.position import copy_position
 from sim.engine.scoring import N_PARTS, score_parts
@@ -27,10 +28,10 @@ def record_positions(g, w, t, x, guard, hooks, fast, seed: int, deals: int, out)
     for d in range(deals):
         start_deal(g, w, t, seed, d // 4, d % 4 + 1)
         while not ended(g):
-            if g.sc[S_DECISION] == D_NONE:
+            if g.sc[S_DECISION] == NO_DECISION:
                 next_turn(g, t)
                 continue
-            if g.sc[S_DECISION] == D_MELD and kept < out.shape[0]:
+            if g.sc[S_DECISION] == Decision.MELD and kept < out.shape[0]:
                 copy_position(out, kept, g)
                 kept += 1
             apply_decision(g, w, t, decide(g, w, t, x, guard, hooks, fast))
@@ -64,7 +65,8 @@ def primitive(which: int, positions, w, t, x, reps: int) -> int:
             elif which == 1:
                 total += plan_pickup(g, w, seat, ENTRIES)
             elif which == 2:
-                total += least_useful_card(g, seat, True, False, False)
+                total += least_useful_card(g, seat, black3_block=True, keep_pairs=False,
+                                           safety=False)
             elif which == 3:
                 n = greedy.plan_turn_melds(g, w, seat)
                 if n > 0:

@@ -24,11 +24,6 @@ from sim.core.records import aggregated_team_fields
 # number for every partnership count up to MAX_TEAMS and merged credit stays exact.
 CREDIT_UNITS = 60
 
-# End reasons as the engine codes them (sim.core.records.END_REASONS).
-END_OUT = 1
-END_STOCK = 2
-END_TRUNCATED = 3
-
 METRICS = ("win-rate", "score-diff")
 
 # Per-team sums the aggregate keeps, from the record schema (sim.core.records): one list per
@@ -65,7 +60,7 @@ class Aggregate:
     books_wild: list[int] = _count("team")
     pickups: list[int] = _count("team")  # discard-pile pick-ups, per team over deals
     turns: list[int] = _count("hist")  # turns[t] = deals that lasted t turns
-    end_reasons: dict[int, int] = _count("reasons")  # END_* -> deals
+    end_reasons: dict[int, int] = _count("reasons")  # Ending code -> deals
     truncated: int = _count("int")
 
     def __post_init__(self) -> None:

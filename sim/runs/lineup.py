@@ -70,7 +70,7 @@ def resolve_spec(spec: str, rules: Rules) -> StrategyInfo:
         raise StrategyError(f"strategy '{spec}': no tuned file for profile {profile} "
                             f"(have: {have})")
     info = load(str(path))
-    return StrategyInfo(spec, info.kernel, f"tactician tuned for {profile} ({path.name})",
+    return StrategyInfo(spec, info.module, f"tactician tuned for {profile} ({path.name})",
                         dict(info.params), info.sees_hidden)
 
 

@@ -133,9 +133,9 @@ def chunk_name(index: int) -> str:
 
 def engine_build() -> str:
     """Hash of the compiled engine's sources: records from two builds are not one experiment."""
-    from sim import _jit_sources_hash
+    from sim import cache_key
 
-    return _jit_sources_hash()
+    return cache_key()
 
 
 def package_versions() -> dict[str, str]:

@@ -4,11 +4,13 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterator, Sequence
+from pathlib import Path
 from typing import IO
 
 import numpy as np
 
 from sim.core.cards import KIND_NAMES, RANK_NAMES
+from sim.core.enums import Ending
 from sim.core.profiles import profile_name
 from sim.core.records import N_COLUMNS
 from sim.core.rules import Rules
@@ -16,7 +18,9 @@ from sim.engine import events as ev
 from sim.engine.layout import T_EV_N, T_EVC_N
 from strategies.registry import StrategyInfo
 
-_END_NAMES = {1: "out", 2: "stock", 3: "truncated"}
+
+class TraceError(ValueError):
+    """A trace file that cannot be read as JSON Lines; the message names the line."""
 
 
 def _cards(buf, row) -> list[str]:
@@ -100,7 +104,7 @@ def decode(buf, rules: Rules, seed: int, game: int) -> Iterator[dict]:
                 scores.append(sum(parts.values()))
             for t in range(teams):
                 totals[t] += scores[t]
-            yield {"type": "end", "reason": _END_NAMES[int(row[2])], "scores": scores,
+            yield {"type": "end", "reason": Ending.word(int(row[2])), "scores": scores,
                    "breakdown": breakdown}
             i += 1 + teams
             continue
@@ -135,3 +139,19 @@ def write_jsonl(lines: Iterator[dict], out: IO[str]) -> int:
         out.write("\n")
         count += 1
     return count
+
+
+def read_trace(path: Path) -> Iterator[dict]:
+    """The events of a JSON Lines trace file (docs/trace.md), one dict per line, read lazily;
+    a ``TraceError`` naming the line for a line that is not JSON."""
+    try:
+        handle = Path(path).open(encoding="utf-8")
+    except OSError as exc:
+        raise TraceError(f"cannot read trace {path}: {exc.strerror}") from None
+    with handle:
+        for number, text in enumerate(handle, 1):
+            if text.strip():
+                try:
+                    yield json.loads(text)
+                except json.JSONDecodeError as exc:
+                    raise TraceError(f"{path}:{number}: not JSON ({exc.msg})") from None

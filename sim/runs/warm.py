@@ -1,8 +1,9 @@
 """Compile (or load from numba's cache) everything a test run or a job uses, once, before
 parallel workers start; otherwise each worker would compile its own copy at the same time.
 
-``python -m sim.runs.warm`` plays one short game of every registered strategy in every mode
-(normal, checked, traced) and compiles the search players' analysis and the bench loops."""
+``python -m sim.runs.warm`` plays one short game of every registered strategy three ways
+(asked directly, checked, and through its hook pointers) and traces one game. The bench loops
+(``make bench``) and the test-only kernels (``tests.warm``) compile where they are used."""
 
 from __future__ import annotations
 

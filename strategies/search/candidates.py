@@ -15,14 +15,10 @@ from __future__ import annotations
 from numba import njit
 
 from sim.core.cards import JOKER, N_KINDS, RED3, TWO
+from sim.core.enums import Decision
 from sim.engine.flow import clear_proposal
 from sim.engine.layout import (
     CAND_ENTRIES,
-    D_DISCARD,
-    D_GO_OUT,
-    D_GRANT,
-    D_MELD,
-    D_PICKUP,
     ENTRY_WIDTH,
     MAX_CANDIDATES,
     S_DECISION,
@@ -138,16 +134,16 @@ def gather(g, w, t, x, seat: int, discards: int, variants: bool, baseline: int) 
         value = ask_cautious(g, w, seat)
     else:
         value = ask_greedy(g, w, seat)
-    if decision == D_PICKUP:  # a pick-up's entries are not a line: w.prop holds ``value``
+    if decision == Decision.PICK_UP:  # a pick-up's entries are not a line: w.prop holds ``value``
         w.sc[W_ENTRIES] = max(value, 0)
     count = _add_proposal(w, 0, value)
     clear_proposal(w)
-    if decision == D_PICKUP:
+    if decision == Decision.PICK_UP:
         n = pl.plan_pickup(g, w, seat, pl.ENTRIES)
         if n > 0:
             count = add(w, count, w.entries, n, n, False)
         count = add(w, count, w.entries, 0, 0, False)  # draw
-    elif decision == D_MELD:
+    elif decision == Decision.MELD:
         if may_go_out(g, seat):
             n_out, _ = plan_go_out(g, w, seat, pl.ENTRIES2)
             if n_out >= 0:
@@ -159,14 +155,14 @@ def gather(g, w, t, x, seat: int, discards: int, variants: bool, baseline: int) 
             pl.plan_reset(g, w, seat)
             n = pl.plan_naturals_upto(g, w, pl.ENTRIES, 0, 6)
             count = _add_line(g, w, seat, count, pl.trim_for_foot(g, seat, w.entries, n), 0)
-    elif decision == D_GRANT:
+    elif decision == Decision.GRANT:
         first = 1 if going_out_wins_deal(g, seat) else 0
         count = add(w, count, w.entries, 0, first, False)
         count = add(w, count, w.entries, 0, 1 - first, False)
-    elif decision == D_GO_OUT:
+    elif decision == Decision.GO_OUT:
         n, last = plan_go_out(g, w, seat, pl.ENTRIES)
         count = add(w, count, w.entries, max(n, 0), last, True)
-    elif decision == D_DISCARD:
+    elif decision == Decision.DISCARD:
         if must_discard_red3(g, seat):
             return add(w, count, w.entries, 0, RED3, False)
         for _ in range(discards):

@@ -15,12 +15,12 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from sim.core.enums import Decision
 from sim.engine import rng
 from sim.engine.determinize import copy_truth, deal_world
 from sim.engine.flow import apply_decision
 from sim.engine.hooktypes import hook
 from sim.engine.layout import (
-    D_GRANT,
     MAX_WORLDS,
     S_ASKED,
     S_DEAL,
@@ -69,7 +69,7 @@ def _world(g, w, x, seat: int, sees_hidden: bool, key) -> bool:
     if sees_hidden:
         copy_truth(g, x, 0, key)
         return True
-    if g.sc[S_DECISION] != D_GRANT:
+    if g.sc[S_DECISION] != Decision.GRANT:
         deal_world(g, w, seat, x, 0, key)
         return True
     asker = g.sc[S_SEAT]
@@ -159,7 +159,7 @@ def search(g, w, t, x, seat: int, sees_hidden: bool) -> int:
                               int(params[P_ROLLOUT]), params[P_EPSILON],
                               int(params[P_HORIZON]), count):
         best = choose(w, count, worlds, params[P_CAUTION])
-    elif count > 1 and g.sc[S_DECISION] == D_GRANT:  # no world where the asker can go out
+    elif count > 1 and g.sc[S_DECISION] == Decision.GRANT:  # no world where the asker can go out
         return 1 if going_out_wins_deal(g, seat) else 0
     else:
         best = 0

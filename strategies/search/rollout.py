@@ -12,10 +12,11 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from sim.core.enums import NO_DECISION
 from sim.core.rules import R_DEALS
 from sim.engine import rng
 from sim.engine.flow import apply_decision, clear_proposal, ended, next_turn
-from sim.engine.layout import D_NONE, S_DEAL, S_DECIDER, S_DECISION, S_TEAMS, S_TURN
+from sim.engine.layout import S_DEAL, S_DECIDER, S_DECISION, S_TEAMS, S_TURN
 from sim.engine.scoring import N_PARTS, score_parts
 from strategies.search.heuristics import ask_greedy, ask_random, ask_tactician
 from strategies.search.params import ROLLOUT_CAUTIOUS, ROLLOUT_GREEDY, ROLLOUT_RANDOM
@@ -29,7 +30,7 @@ def play_on(g, w, t, x, policy: int, epsilon: float, horizon: int) -> None:
     off; for the cautious policy every seat's row of ``w.params`` must hold its vector)."""
     last_turn = g.sc[S_TURN] + horizon if horizon > 0 else 1 << 40
     while not ended(g):
-        if g.sc[S_DECISION] == D_NONE:
+        if g.sc[S_DECISION] == NO_DECISION:
             if g.sc[S_TURN] >= last_turn:
                 return
             next_turn(g, t)

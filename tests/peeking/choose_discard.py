@@ -17,7 +17,7 @@ def choose_discard(g, w, t, x, seat):
         if g.stock[i] == TWO or g.stock[i] == JOKER:
             wilds += 1
     if 9 * wilds > g.sc[S_STOCK_N]:
-        return least_useful_card(g, seat, True, True, True)
+        return least_useful_card(g, seat, black3_block=True, keep_pairs=True, safety=True)
     return greedy.choose_discard(g, w, t, x, seat)
 
 

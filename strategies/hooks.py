@@ -10,28 +10,31 @@ from __future__ import annotations
 import importlib
 from collections.abc import Sequence
 
+from sim.core.enums import Decision
 from sim.core.rules import MAX_SEATS
 from sim.engine.hooktypes import HOOK_SIGNATURE
-from sim.engine.layout import D_DISCARD, D_GO_OUT, D_GRANT, D_MELD, D_PICKUP, N_DECISIONS
+from sim.engine.layout import N_DECISIONS
 from strategies.registry import StrategyError, StrategyInfo
 
-# Hook names in decision order (sim.engine.layout.D_*).
-HOOK_NAMES = ("choose_pickup", "propose_melds", "grant", "go_out", "choose_discard")
-assert (D_PICKUP, D_MELD, D_GRANT, D_GO_OUT, D_DISCARD) == tuple(range(N_DECISIONS))
+# The hook each decision asks (sim.core.enums.Decision); HOOK_NAMES lists them in decision
+# order, which is the order of the hook table (a decision without a hook is a KeyError here).
+HOOK_OF = {Decision.PICK_UP: "choose_pickup", Decision.MELD: "propose_melds",
+           Decision.GRANT: "grant", Decision.GO_OUT: "go_out", Decision.DISCARD: "choose_discard"}
+HOOK_NAMES = tuple(HOOK_OF[decision] for decision in Decision)
 
 
 def hooks_of(info: StrategyInfo) -> tuple:
-    """The five compiled hooks of a strategy's kernel module, in decision order."""
+    """The five compiled hooks of a strategy's module, in decision order."""
     try:
-        module = importlib.import_module(info.kernel)
+        module = importlib.import_module(info.module)
     except ImportError as exc:
-        raise StrategyError(f"strategy '{info.name}': cannot import {info.kernel} ({exc})") \
+        raise StrategyError(f"strategy '{info.name}': cannot import {info.module} ({exc})") \
             from None
     hooks = []
     for name in HOOK_NAMES:
         func = getattr(getattr(module, name, None), "pointer", None)
         if func is None or HOOK_SIGNATURE.args not in getattr(func, "signatures", ()):
-            raise StrategyError(f"strategy '{info.name}': {info.kernel} has no hook '{name}' "
+            raise StrategyError(f"strategy '{info.name}': {info.module} has no hook '{name}' "
                                 f"compiled with sim.engine.hooktypes.hook")
         hooks.append(func)
     return tuple(hooks)
