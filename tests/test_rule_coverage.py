@@ -121,8 +121,9 @@ class TestDeals:
 
 
 def test_every_rule_marker_names_a_rule_of_our_reference():
-    """A marker's id is a whole rule id that the reference defines: a typo (``R-PU44``,
-    ``PU4``) would otherwise cover nothing and pass unseen."""
+    """A marker's id is a whole rule id that the reference defines: a typo (a digit too many
+    after a real id, or ``PU4`` without its prefix) would otherwise cover nothing and pass
+    unseen."""
     ids = set(DEFINED.findall(OWN_REFERENCE.read_text()))  # sections 1-10 and R-V
     assert set(ids_in_sections_1_to_10(OWN_REFERENCE.read_text())) <= ids
     wrong = {}
