@@ -38,13 +38,20 @@ class StrategyInfo:
     """A strategy as played: its name, the module whose hooks play it, its parameters.
 
     ``sees_hidden`` marks a player that looks at cards its seat may not see (a measuring
-    ceiling such as ``oracle``); comparisons refuse it unless asked for explicitly."""
+    ceiling such as ``oracle``); comparisons refuse it unless asked for explicitly.
+
+    A search player (``POLICY_MODULES``) also has a base policy: ``base_policy`` names it as
+    given (a tactician-family strategy or strategy file), ``base_params`` holds its tactician
+    parameters once resolved. They are part of the strategy as played (a run's manifest
+    records them, so a resume plays the same base)."""
 
     name: str
     module: str  # the strategy module that defines the five hooks (strategies.hooks)
     summary: str
     params: dict[str, float] = field(default_factory=dict)
     sees_hidden: bool = False
+    base_policy: str = ""
+    base_params: dict[str, float] = field(default_factory=dict)
 
     @property
     def param_specs(self) -> tuple[Param, ...]:
@@ -61,6 +68,9 @@ class StrategyInfo:
             return self.name
         return next(name for name, info in REGISTRY.items() if info.module == self.module)
 
+
+# Search players: their base candidate and rollouts play a base policy (``base_policy``).
+POLICY_MODULES = frozenset({"strategies.search.pimc", "strategies.search.oracle"})
 
 # Parameter specs by strategy module (a module without an entry takes no parameters).
 PARAM_SPECS: dict[str, tuple[Param, ...]] = {
@@ -98,11 +108,11 @@ REGISTRY: dict[str, StrategyInfo] = {
     "pimc": StrategyInfo("pimc", "strategies.search.pimc",
                          "Monte Carlo search: plays each candidate on in imagined deals of the "
                          "unseen cards and takes the best (see strategies show pimc)",
-                         SEARCH_DEFAULTS),
+                         SEARCH_DEFAULTS, base_policy="cautious", base_params=dict(CAUTIOUS)),
     "oracle": StrategyInfo("oracle", "strategies.search.oracle",
                            "the pimc search seeing every hidden card: a ceiling for "
                            "measurement, never a fair player", SEARCH_DEFAULTS,
-                           sees_hidden=True),
+                           sees_hidden=True, base_policy="cautious", base_params=dict(CAUTIOUS)),
 }
 
 
@@ -138,7 +148,8 @@ def with_params(base: StrategyInfo, origin: str, changes: dict) -> StrategyInfo:
     for key, value in changes.items():
         params[key] = check_param(origin, base.param_specs, key, value)
     summary = f"{base.base} with {changes}" if changes else base.summary
-    return StrategyInfo(origin, base.module, summary, params, base.sees_hidden)
+    return StrategyInfo(origin, base.module, summary, params, base.sees_hidden,
+                        base.base_policy, dict(base.base_params))
 
 
 def from_mapping(data: dict, origin: str) -> StrategyInfo:
@@ -180,3 +191,20 @@ def resolve(seat_strategies: Sequence[str | StrategyInfo], players: int) -> list
 
 def seat_params(infos: Sequence[StrategyInfo], n_params: int = N_PARAM_SLOTS) -> np.ndarray:
     return np.stack([param_vector(info, n_params) for info in infos])
+
+
+def base_vector(info: StrategyInfo, n_params: int = N_PARAM_SLOTS) -> np.ndarray:
+    """A search player's base policy as the tactician vector its kernels read
+    (``w.base_params``); zeros for a strategy without a base policy."""
+    vec = np.zeros(n_params, dtype=np.float64)
+    if info.module in POLICY_MODULES:
+        if not info.base_params:
+            raise StrategyError(f"strategy '{info.name}': its base policy "
+                                f"'{info.base_policy}' is not resolved")
+        for p in TACTICIAN_PARAMS:
+            vec[p.index] = info.base_params.get(p.name, 0.0)
+    return vec
+
+
+def seat_base_params(infos: Sequence[StrategyInfo], n_params: int = N_PARAM_SLOTS) -> np.ndarray:
+    return np.stack([base_vector(info, n_params) for info in infos])

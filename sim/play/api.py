@@ -21,7 +21,13 @@ from sim.engine.layout import (
     new_work,
 )
 from sim.engine.reasons import IllegalProposal, explain
-from strategies.registry import StrategyError, StrategyInfo, resolve, seat_params
+from strategies.registry import (
+    StrategyError,
+    StrategyInfo,
+    resolve,
+    seat_base_params,
+    seat_params,
+)
 
 SEARCH_COPIES = 4  # game records a search player may use for its copies (x)
 
@@ -72,7 +78,8 @@ def make_table(rules: Rules, seat_strategies: Sequence[str | StrategyInfo],
         rules=rules,
         seats=infos,
         game=new_game(packed, checked=checked),
-        work=new_work(np.arange(len(infos), dtype=np.int32), seat_params(infos, N_PARAMS)),
+        work=new_work(np.arange(len(infos), dtype=np.int32), seat_params(infos, N_PARAMS),
+                      seat_base_params(infos, N_PARAMS)),
         trace=new_trace(trace),
         copies=new_game(packed, checked=False, count=SEARCH_COPIES),
         guard=new_game(packed, checked=False),
