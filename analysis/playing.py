@@ -32,7 +32,7 @@ from sim.core.profiles import load_rules, profile_name
 from sim.core.rules import Rules
 from sim.runs.lineup import is_per_profile, resolve_spec
 from sim.runs.storage import ChunkResult, Run, RunError, RunSpec, engine_build
-from strategies.registry import StrategyInfo, load
+from strategies.registry import StrategyInfo, base_policy_lines, load
 
 STRATEGY_DIR = "strategies"
 Note = Callable[[str], None]
@@ -143,8 +143,8 @@ def strategy_file(info: StrategyInfo, folder: Path, stem: str, shown: str,
     """Write ``info`` with ``params`` changed in full to ``folder`` (named by a hash of its
     content) and return its path."""
     values = {**info.params, **(params or {})}
-    lines = [f'base = "{info.base}"'] + [f"{p.name} = {_num(values.get(p.name, 0))}"
-                                         for p in info.param_specs]
+    lines = [f'base = "{info.base}"', *base_policy_lines(info)] + \
+        [f"{p.name} = {_num(values.get(p.name, 0))}" for p in info.param_specs]
     text = "\n".join(lines) + "\n"
     digest = hashlib.sha256(text.encode()).hexdigest()[:10]
     folder.mkdir(parents=True, exist_ok=True)
@@ -195,9 +195,9 @@ def seatings(pairing: Pairing) -> int:
 
 
 def _played(spec: RunSpec) -> tuple:
-    """The strategies as the engine plays them: kernel and every parameter, per seat."""
-    return tuple((info.module, tuple(sorted(info.params.items())))
-                 for info in spec.engine_seats())
+    """The strategies as the engine plays them: kernel, every parameter and a search player's
+    base policy, per seat."""
+    return tuple(info.played for info in spec.engine_seats())
 
 
 def _defines(spec: RunSpec) -> tuple:

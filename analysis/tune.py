@@ -50,7 +50,7 @@ from analysis.playing import (
 )
 from sim.runs.lineup import is_per_profile, resolve_spec
 from sim.runs.signals import SignalHandlers
-from strategies.registry import StrategyInfo, load
+from strategies.registry import StrategyInfo, base_policy_lines, load
 
 SETTINGS = "tune.json"
 STUDY = "study.db"
@@ -564,6 +564,7 @@ def strategy_text(outcome: StudyOutcome, params: dict[str, float], row: dict,
                      f"(95% CI {pct(against_row['win_low'])} to "
                      f"{pct(against_row['win_high'])})")
     lines.append(f'base = "{info.base}"')
+    lines += base_policy_lines(info)
     for p in info.param_specs:
         value = params.get(p.name, 0)
         shown = int(value) if p.integer else value
