@@ -78,9 +78,11 @@ def resolve_base(info: StrategyInfo, rules: Rules) -> StrategyInfo:
     strategy, or a base already resolved, as it is."""
     if info.module not in POLICY_MODULES or info.base_params:
         return info
-    spec = info.base_policy or REGISTRY[info.base].base_policy
+    default = REGISTRY[info.base].base_policy
+    spec = info.base_policy or default
     if spec in PER_PROFILE:
-        hint = (f"{info.name}: its base policy '{spec}' ({PER_PROFILE[spec]}) has none for "
+        which = f"{info.base}'s default, " if spec == default else ""
+        hint = (f"{info.name}: its base policy '{spec}' ({which}{PER_PROFILE[spec]}) has none for "
                 f"these rules (a rule file, not a named profile; rules id {rules.rules_id}); "
                 f"name one in a strategy file: base = \"{info.base}\" and {BASE_POLICY_KEY} = "
                 "\"cautious\" or a tactician strategy file (`handfoot tune cautious --rules "
