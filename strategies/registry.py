@@ -138,14 +138,17 @@ REGISTRY: dict[str, StrategyInfo] = {
                              "back until the partner is on the Foot, discard safely, block "
                              "with black threes (holding a wild measured as a loss: off)",
                              CAUTIOUS),
+    # The search's default base policy is the strongest heuristic of the rules being played,
+    # their tuned tactician (resolved per profile where the rules are known; a rule file that
+    # is no profile has none, so there a base policy must be named).
     "pimc": StrategyInfo("pimc", "strategies.search.pimc",
                          "Monte Carlo search: plays each candidate on in imagined deals of the "
-                         "unseen cards and takes the best (see strategies show pimc)",
-                         SEARCH_DEFAULTS, base_policy="cautious", base_params=dict(CAUTIOUS)),
+                         "unseen cards with its base policy (tuned) and takes the best (see "
+                         "strategies show pimc)", SEARCH_DEFAULTS, base_policy=TUNED),
     "oracle": StrategyInfo("oracle", "strategies.search.oracle",
                            "the pimc search seeing every hidden card: a ceiling for "
                            "measurement, never a fair player", SEARCH_DEFAULTS,
-                           sees_hidden=True, base_policy="cautious", base_params=dict(CAUTIOUS)),
+                           sees_hidden=True, base_policy=TUNED),
 }
 
 

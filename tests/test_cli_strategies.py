@@ -103,21 +103,23 @@ def test_a_base_policy_only_for_search_players(tmp_path, capsys):
 
 
 def test_a_rule_file_without_a_tuned_player_needs_a_named_base(tmp_path, capsys):
-    """``tuned`` as the base under a rule file that is no profile: no tuned player exists, so
-    the search is refused in one line (exit 2) that says how to name a base; a named base
-    plays."""
+    """``tuned`` as the base (pimc's default, or named) under a rule file that is no profile:
+    no tuned player exists, so the search is refused in one line (exit 2) that names the
+    default and says how to name a base; a named base plays."""
     custom = tmp_path / "custom.toml"
     custom.write_text('base = "standard"\ndecks = 6\n')
     path = tmp_path / "search.toml"
     path.write_text('base = "pimc"\nbase_policy = "tuned"\nworlds = 2\n')
-    for command in (["simulate", "--games", "2", "--team0", str(path), "--rules", str(custom),
-                     "--out-dir", str(tmp_path), "--name", "run"],
-                    ["compare", str(path), "cautious", "--games", "2", "--rules", str(custom),
-                     "--runs-dir", str(tmp_path / "runs")]):
-        code, _, err = cli(capsys, *command)
-        assert code == 2, err
-        assert "base policy 'tuned'" in err and 'base_policy = "cautious"' in err, err
-        assert len(err.strip().splitlines()) == 1, err
+    for spec in ("pimc", str(path)):
+        for command in (["simulate", "--games", "2", "--team0", spec, "--rules", str(custom),
+                         "--out-dir", str(tmp_path), "--name", "run"],
+                        ["compare", spec, "cautious", "--games", "2", "--rules", str(custom),
+                         "--runs-dir", str(tmp_path / "runs")]):
+            code, _, err = cli(capsys, *command)
+            assert code == 2, err
+            assert "base policy 'tuned'" in err and 'base_policy = "cautious"' in err, err
+            assert "(pimc's default, the tactician tuned for the rules being played" in err
+            assert len(err.strip().splitlines()) == 1, err
     assert not (tmp_path / "run").exists()
     path.write_text('base = "pimc"\nbase_policy = "cautious"\nworlds = 2\n')
     code, _, err = cli(capsys, "simulate", "--games", "2", "--jobs", "1", "--team0", str(path),

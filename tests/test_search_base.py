@@ -142,12 +142,12 @@ def test_every_seat_of_the_imagined_deals_plays_the_base_policy(alt_file):
 def test_each_search_seat_plays_its_own_base(alt_file):
     """Two pimc seats with different bases at one table: each seat's row of w.base_params is
     its own strategy's vector (the other seats' rows are zero)."""
-    from strategies.registry import base_vector
+    from strategies.registry import base_vector, param_vector
 
     seats = [searcher("cautious"), "greedy", searcher(alt_file), "cautious"]
     table = make_table(STANDARD, seats)
     base = table.w["base_params"]
-    assert np.array_equal(base[0], base_vector(load("pimc")))
+    assert np.array_equal(base[0], param_vector(REGISTRY["cautious"]))
     assert np.array_equal(base[2], base_vector(searcher(alt_file)))
     assert not np.array_equal(base[0], base[2])
     assert not base[1].any() and not base[3].any()
@@ -193,8 +193,20 @@ def test_a_strategy_file_names_its_base_policy(tmp_path, alt_file):
     assert info.base_params == load(alt_file).params and info.params["worlds"] == 8
     path.write_text('base = "pimc"\n[params]\nbase_policy = "tactician"\n')
     assert load(str(path)).base_params == REGISTRY["tactician"].params
-    assert REGISTRY["pimc"].base_params == REGISTRY["cautious"].params
-    assert load(str(path)).played != REGISTRY["pimc"].played  # the base is part of the play
+    assert load(str(path)).played != searcher("cautious").played  # the base is part of the play
+
+
+def test_the_default_base_is_the_profiles_tuned_player():
+    """The registered pimc (and oracle) build on ``tuned``: resolved per profile where the
+    table is made, so each profile's search rolls out that profile's strongest heuristic."""
+    for name in ("pimc", "oracle"):
+        assert REGISTRY[name].base_policy == "tuned" and not REGISTRY[name].base_params
+    for profile, (rules, _) in PROFILES.items():
+        table = make_table(rules, ["pimc"] * rules.players)
+        want = load(str(tuned_file(profile))).params
+        assert all(info.base_params == want for info in table.seats), profile
+    with pytest.raises(StrategyError, match="base policy 'tuned' \\(pimc's default"):
+        make_table(replace(STANDARD, decks=6), ["pimc"] * 4)
 
 
 def test_the_manifest_records_the_base_and_a_resume_plays_it(tmp_path, capsys, alt_file):

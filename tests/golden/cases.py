@@ -2,9 +2,9 @@
 every profile with every strategy (and mixed tables), plus custom table shapes.
 
 ``expected.json`` holds their digests as the engine produced them before the architecture
-change (commit 715d02a), and the search player's (``*-pimc``, added later) as it played when
-they were added; ``python -m tests.golden.cases`` prints the digests of the current code, and
-``tests/test_golden.py`` compares the two.
+change (commit 715d02a), and the search player's (``*-pimc``, added later) as last
+regenerated (expected.json's "changed" says why); ``python -m tests.golden.cases`` prints the
+digests of the current code, and ``tests/test_golden.py`` compares the two.
 """
 
 from __future__ import annotations
