@@ -8,6 +8,20 @@ parameter values::
     hold_wilds = 2
     go_out = 1
 
+A search player's file may also name its base policy (``BASE_POLICY_KEY``): the strategy whose
+choice is its first candidate and which plays every seat of its imagined deals::
+
+    base = "pimc"
+    base_policy = "tuned"   # or "cautious", "tactician", a tactician strategy file
+    worlds = 32
+
+``base`` is the registered strategy the file builds on; ``base_policy`` is a different thing,
+the policy the search improves on (Tesauro and Galperin 1996: a rollout search is as strong as
+the policy it rolls out), so it has its own key. It must be tactician-family (its play is a
+tactician parameter vector, which the compiled search reads at run time from
+``w.base_params``); a per-profile name (``tuned``) is resolved when the rules are known
+(``strategies.per_profile``).
+
 This module is plain Python (reading a run's manifest must not load the compiler); the
 compiled hooks are looked up by ``strategies.hooks`` when a game is played. Adding a compiled
 strategy is one module with its hooks plus one ``REGISTRY`` entry here (README, "Adding a
@@ -16,6 +30,8 @@ compiled strategy").
 
 from __future__ import annotations
 
+import dataclasses
+import json
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -38,13 +54,20 @@ class StrategyInfo:
     """A strategy as played: its name, the module whose hooks play it, its parameters.
 
     ``sees_hidden`` marks a player that looks at cards its seat may not see (a measuring
-    ceiling such as ``oracle``); comparisons refuse it unless asked for explicitly."""
+    ceiling such as ``oracle``); comparisons refuse it unless asked for explicitly.
+
+    A search player (``POLICY_MODULES``) also has a base policy: ``base_policy`` names it as
+    given (a tactician-family strategy or strategy file), ``base_params`` holds its tactician
+    parameters once resolved. They are part of the strategy as played (a run's manifest
+    records them, so a resume plays the same base)."""
 
     name: str
     module: str  # the strategy module that defines the five hooks (strategies.hooks)
     summary: str
     params: dict[str, float] = field(default_factory=dict)
     sees_hidden: bool = False
+    base_policy: str = ""
+    base_params: dict[str, float] = field(default_factory=dict)
 
     @property
     def param_specs(self) -> tuple[Param, ...]:
@@ -55,12 +78,32 @@ class StrategyInfo:
         return bool(self.param_specs)
 
     @property
+    def played(self) -> tuple:
+        """What the engine plays, whatever the name: the module, every parameter and a search
+        player's base policy vector (two strategies with equal ``played`` play alike)."""
+        return (self.module, tuple(sorted(self.params.items())),
+                tuple(sorted(self.base_params.items())))
+
+    @property
     def base(self) -> str:
         """The registered strategy this one is built on (itself, for a registered name)."""
         if self.name in REGISTRY:
             return self.name
         return next(name for name, info in REGISTRY.items() if info.module == self.module)
 
+
+# Search players: their base candidate and rollouts play a base policy (``base_policy``).
+POLICY_MODULES = frozenset({"strategies.search.pimc", "strategies.search.oracle"})
+# The module whose play a base policy must be: its decisions are a tactician vector.
+TACTICIAN_MODULE = "strategies.tactician"
+BASE_POLICY_KEY = "base_policy"
+
+# Names that mean a strategy only once the rules are known (``strategies.per_profile``).
+TUNED = "tuned"
+PER_PROFILE: dict[str, str] = {
+    TUNED: "the tactician tuned for the rules being played (handfoot tune; one file per "
+           "profile, strategies/tuned/<profile>.toml)",
+}
 
 # Parameter specs by strategy module (a module without an entry takes no parameters).
 PARAM_SPECS: dict[str, tuple[Param, ...]] = {
@@ -95,14 +138,17 @@ REGISTRY: dict[str, StrategyInfo] = {
                              "back until the partner is on the Foot, discard safely, block "
                              "with black threes (holding a wild measured as a loss: off)",
                              CAUTIOUS),
+    # The search's default base policy is the strongest heuristic of the rules being played,
+    # their tuned tactician (resolved per profile where the rules are known; a rule file that
+    # is no profile has none, so there a base policy must be named).
     "pimc": StrategyInfo("pimc", "strategies.search.pimc",
                          "Monte Carlo search: plays each candidate on in imagined deals of the "
-                         "unseen cards and takes the best (see strategies show pimc)",
-                         SEARCH_DEFAULTS),
+                         "unseen cards with its base policy (tuned) and takes the best (see "
+                         "strategies show pimc)", SEARCH_DEFAULTS, base_policy=TUNED),
     "oracle": StrategyInfo("oracle", "strategies.search.oracle",
                            "the pimc search seeing every hidden card: a ceiling for "
                            "measurement, never a fair player", SEARCH_DEFAULTS,
-                           sees_hidden=True),
+                           sees_hidden=True, base_policy=TUNED),
 }
 
 
@@ -138,7 +184,65 @@ def with_params(base: StrategyInfo, origin: str, changes: dict) -> StrategyInfo:
     for key, value in changes.items():
         params[key] = check_param(origin, base.param_specs, key, value)
     summary = f"{base.base} with {changes}" if changes else base.summary
-    return StrategyInfo(origin, base.module, summary, params, base.sees_hidden)
+    return StrategyInfo(origin, base.module, summary, params, base.sees_hidden,
+                        base.base_policy, dict(base.base_params))
+
+
+def policy_choices() -> str:
+    """The strategies a base policy may be, in words (for messages)."""
+    family = [name for name, info in REGISTRY.items() if info.module == TACTICIAN_MODULE]
+    return f"{', '.join([*family, *PER_PROFILE])}, or a strategy file whose base is one of " \
+           f"{', '.join(family)}"
+
+
+def policy_info(spec: str, origin: str) -> StrategyInfo:
+    """The base policy ``spec`` (not a per-profile name): a registered tactician-family
+    strategy or a tactician strategy file; a one-line StrategyError for anything else. A
+    file's ``base`` is checked before the file is loaded, so a search player's file can never
+    lead back to a search player."""
+    what = f"{origin}: base_policy '{spec}'"
+    if spec in REGISTRY:
+        info = REGISTRY[spec]
+    elif spec.endswith(".toml") or Path(spec).exists():
+        data = read_toml(spec, f"{origin}: base_policy file", StrategyError)
+        base = data.get("base")
+        if isinstance(base, str) and base in REGISTRY and \
+                REGISTRY[base].module != TACTICIAN_MODULE:
+            raise StrategyError(f"{what} builds on '{base}', which is not tactician-family "
+                                f"(a base policy is one of: {policy_choices()})")
+        info = from_mapping(data, spec)
+    else:
+        raise StrategyError(f"{what} is not a strategy (one of: {policy_choices()})")
+    if info.module != TACTICIAN_MODULE:
+        hint = " (for greedy, set baseline = 0 and rollout = 0)" if spec == "greedy" else ""
+        raise StrategyError(f"{what} is not tactician-family: the search plays its base policy "
+                            f"as a tactician vector (one of: {policy_choices()}){hint}")
+    return info
+
+
+def with_base_policy(info: StrategyInfo, spec: str, origin: str) -> StrategyInfo:
+    """The search player ``info`` with base policy ``spec``: resolved now, unless it is a
+    per-profile name (then when the rules are known, ``strategies.per_profile``)."""
+    if info.module not in POLICY_MODULES:
+        raise StrategyError(f"{origin}: strategy '{info.base}' takes no {BASE_POLICY_KEY} "
+                            "(only the search players do)")
+    if not isinstance(spec, str) or not spec:
+        raise StrategyError(f"{origin}: {BASE_POLICY_KEY} must be a strategy name or file "
+                            f"(got {spec!r})")
+    params = {} if spec in PER_PROFILE else dict(policy_info(spec, origin).params)
+    return dataclasses.replace(info, name=origin, base_policy=spec, base_params=params)
+
+
+def base_policy_lines(info: StrategyInfo) -> list[str]:
+    """The ``base_policy = ...`` line of a strategy file written for ``info`` (none for a
+    strategy without a base policy): a name as it is, a file by its absolute path, since the
+    file written may sit in another folder."""
+    if info.module not in POLICY_MODULES or not info.base_policy:
+        return []
+    spec = info.base_policy
+    if spec not in REGISTRY and spec not in PER_PROFILE:
+        spec = str(Path(spec).resolve())
+    return [f"{BASE_POLICY_KEY} = {json.dumps(spec)}"]
 
 
 def from_mapping(data: dict, origin: str) -> StrategyInfo:
@@ -151,7 +255,18 @@ def from_mapping(data: dict, origin: str) -> StrategyInfo:
     if not isinstance(nested, dict):
         raise StrategyError(f"{origin}: [params] must be a table")
     data.update(nested)
-    return with_params(base, origin, data)
+    policy = data.pop(BASE_POLICY_KEY, None)
+    info = with_params(base, origin, data)
+    if policy is None:
+        return info
+    if isinstance(policy, str) and policy not in REGISTRY and policy not in PER_PROFILE:
+        # A file named by a relative path is read from the strategy file's folder, so a
+        # search player's file and its base policy's file travel together.
+        path = Path(policy)
+        beside = Path(origin).parent / path
+        if not path.is_absolute() and (policy.endswith(".toml") or beside.exists()):
+            policy = str(beside)
+    return with_base_policy(info, policy, origin)
 
 
 def load(spec: str) -> StrategyInfo:
@@ -171,12 +286,22 @@ def param_vector(info: StrategyInfo, n_params: int = N_PARAM_SLOTS) -> np.ndarra
     return vec
 
 
-def resolve(seat_strategies: Sequence[str | StrategyInfo], players: int) -> list[StrategyInfo]:
-    """One StrategyInfo per seat, from names, files or infos."""
-    if len(seat_strategies) != players:
-        raise StrategyError(f"{len(seat_strategies)} strategies given for {players} seats")
-    return [s if isinstance(s, StrategyInfo) else load(s) for s in seat_strategies]
-
-
 def seat_params(infos: Sequence[StrategyInfo], n_params: int = N_PARAM_SLOTS) -> np.ndarray:
     return np.stack([param_vector(info, n_params) for info in infos])
+
+
+def base_vector(info: StrategyInfo, n_params: int = N_PARAM_SLOTS) -> np.ndarray:
+    """A search player's base policy as the tactician vector its kernels read
+    (``w.base_params``); zeros for a strategy without a base policy."""
+    vec = np.zeros(n_params, dtype=np.float64)
+    if info.module in POLICY_MODULES:
+        if not info.base_params:
+            raise StrategyError(f"strategy '{info.name}': its base policy "
+                                f"'{info.base_policy}' is not resolved")
+        for p in TACTICIAN_PARAMS:
+            vec[p.index] = info.base_params.get(p.name, 0.0)
+    return vec
+
+
+def seat_base_params(infos: Sequence[StrategyInfo], n_params: int = N_PARAM_SLOTS) -> np.ndarray:
+    return np.stack([base_vector(info, n_params) for info in infos])

@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import json
 
+import pytest
+
 from sim.core.profiles import load_rules
 from sim.core.rules import Rules
 from sim.runs.lineup import PER_PROFILE
@@ -22,12 +24,107 @@ def test_strategies_list(capsys):
 
 
 def test_strategies_show_is_a_strategy_file(tmp_path, capsys):
-    for name in ("tactician", "cautious", "greedy"):
+    for name in ("tactician", "cautious", "greedy", "pimc"):
         code, out, err = cli(capsys, "strategies", "show", name)
         assert code == 0, err
         path = tmp_path / f"{name}.toml"
         path.write_text(out)
         assert load(str(path)).params == REGISTRY[name].params
+        assert load(str(path)).base_policy == REGISTRY[name].base_policy
+
+
+def test_strategies_show_names_the_search_base_policy(tmp_path, capsys):
+    """pimc's help names its base policy, what it may be, and what it resolves to under the
+    rules asked for."""
+    code, out, err = cli(capsys, "strategies", "show", "pimc")
+    assert code == 0, err
+    assert f'base_policy = "{REGISTRY["pimc"].base_policy}"' in out
+    assert "tactician, cautious, tuned" in out and "rollout = 3" in out
+    path = tmp_path / "search.toml"
+    path.write_text('base = "pimc"\nbase_policy = "tuned"\n')
+    code, out, err = cli(capsys, "strategies", "show", str(path), "--rules", "eleven")
+    assert code == 0, err
+    assert "# base_policy under eleven: the tactician with" in out
+    custom = tmp_path / "custom.toml"
+    custom.write_text('base = "standard"\ndecks = 6\n')
+    code, out, err = cli(capsys, "strategies", "show", str(path), "--rules", str(custom))
+    assert code == 0, err
+    assert "has none for these rules" in out  # said, not failed: showing is not playing
+
+
+def _search_file(tmp_path, body: str) -> str:
+    (tmp_path / "search-base.toml").write_text('base = "pimc"\nworlds = 2\n')
+    path = tmp_path / "bad-search.toml"
+    path.write_text(f'base = "pimc"\n{body}\n')
+    return str(path)
+
+
+BAD_SEARCH = {
+    "not a strategy": ('base_policy = "bogus"', "base_policy 'bogus' is not a strategy"),
+    "greedy": ('base_policy = "greedy"', "'greedy' is not tactician-family"),
+    "a search player": ('base_policy = "pimc"', "'pimc' is not tactician-family"),
+    "the oracle": ('base_policy = "oracle"', "'oracle' is not tactician-family"),
+    "a search player's file": ('base_policy = "search-base.toml"',
+                               "builds on 'pimc', which is not tactician-family"),
+    "no such file": ('base_policy = "missing.toml"', "missing.toml does not exist"),
+    "not a name": ("base_policy = 3", "base_policy must be a strategy name or file"),
+    "a bad base file": ('base_policy = "bad-search.toml"', "builds on 'pimc'"),
+    "no worlds": ("worlds = 0", "parameter 'worlds' = 0 is outside 1..64"),
+    "negative worlds": ("worlds = -4", "parameter 'worlds' = -4 is outside 1..64"),
+    "fractional worlds": ("worlds = 0.5", "parameter 'worlds' must be a whole number"),
+}
+
+
+@pytest.mark.parametrize("case", list(BAD_SEARCH))
+def test_bad_search_input_is_one_line_and_exit_2(case, tmp_path, capsys):
+    """A base policy that is not a (tactician-family) strategy, or a budget of 0 or below: one
+    line naming the file and the mistake, exit 2, before any game is played, from every
+    command that takes a strategy."""
+    body, says = BAD_SEARCH[case]
+    path = _search_file(tmp_path, body)
+    for command in (["strategies", "show", path],
+                    ["simulate", "--games", "2", "--team0", path, "--out-dir", str(tmp_path),
+                     "--name", "run"],
+                    ["compare", path, "cautious", "--games", "2", "--runs-dir",
+                     str(tmp_path / "runs")]):
+        code, _, err = cli(capsys, *command)
+        assert code == 2, (command, err)
+        assert err.startswith("handfoot: error: ") and says in err, err
+        assert len(err.strip().splitlines()) == 1, err
+    assert not (tmp_path / "run").exists()
+
+
+def test_a_base_policy_only_for_search_players(tmp_path, capsys):
+    path = tmp_path / "t.toml"
+    path.write_text('base = "tactician"\nbase_policy = "cautious"\n')
+    code, _, err = cli(capsys, "strategies", "show", str(path))
+    assert code == 2 and "strategy 'tactician' takes no base_policy" in err
+    assert len(err.strip().splitlines()) == 1
+
+
+def test_a_rule_file_without_a_tuned_player_needs_a_named_base(tmp_path, capsys):
+    """``tuned`` as the base (pimc's default, or named) under a rule file that is no profile:
+    no tuned player exists, so the search is refused in one line (exit 2) that names the
+    default and says how to name a base; a named base plays."""
+    custom = tmp_path / "custom.toml"
+    custom.write_text('base = "standard"\ndecks = 6\n')
+    path = tmp_path / "search.toml"
+    path.write_text('base = "pimc"\nbase_policy = "tuned"\nworlds = 2\n')
+    for spec in ("pimc", str(path)):
+        for command in (["simulate", "--games", "2", "--team0", spec, "--rules", str(custom),
+                         "--out-dir", str(tmp_path), "--name", "run"],
+                        ["compare", spec, "cautious", "--games", "2", "--rules", str(custom),
+                         "--runs-dir", str(tmp_path / "runs")]):
+            code, _, err = cli(capsys, *command)
+            assert code == 2, err
+            assert "base policy 'tuned'" in err and 'base_policy = "cautious"' in err, err
+            assert "(pimc's default, the tactician tuned for the rules being played" in err
+            assert len(err.strip().splitlines()) == 1, err
+    assert not (tmp_path / "run").exists()
+    path.write_text('base = "pimc"\nbase_policy = "cautious"\nworlds = 2\n')
+    code, _, err = cli(capsys, "simulate", "--games", "2", "--jobs", "1", "--team0", str(path),
+                       "--rules", str(custom), "--out-dir", str(tmp_path), "--name", "named")
+    assert code == 0, err
 
 
 def test_a_strategy_file_plays_for_a_partnership(tmp_path, capsys):

@@ -21,7 +21,15 @@ from sim.core.profiles import PROFILES
 from sim.engine.layout import GAME_DTYPE, MAX_CARDS, WORK_DTYPE
 from sim.play.api import make_table
 from strategies.hooks import HOOK_NAMES
-from strategies.registry import PARAM_SPECS, REGISTRY, StrategyInfo, with_params
+from strategies.registry import (
+    PARAM_SPECS,
+    PER_PROFILE,
+    REGISTRY,
+    TACTICIAN_MODULE,
+    StrategyInfo,
+    with_base_policy,
+    with_params,
+)
 from tests import hidden_cards as hc
 
 # Strategies left out, by name, and why. Nothing else is: a new registered strategy is checked.
@@ -54,10 +62,18 @@ def non_default_values(spec, default: float) -> list[float]:
     return [v for v in values if v != default]
 
 
+def base_policies(default: str) -> list[tuple[str, bool]]:
+    """A search player's other base policies (every tactician-family name), each with whether
+    it is a variant checked under standard only; a per-profile one (``tuned``) is another
+    vector in every profile, so it is checked in every profile."""
+    names = [n for n, i in REGISTRY.items() if i.module == TACTICIAN_MODULE] + list(PER_PROFILE)
+    return [(name, name not in PER_PROFILE) for name in names if name != default]
+
+
 def settings() -> list[tuple[str, StrategyInfo, bool]]:
     """(label, strategy as played, varied): each registered strategy as registered, and for the
     first strategy registered on each parametric kernel, every parameter at each of its other
-    values (one at a time)."""
+    values (one at a time), and a search player with every other base policy."""
     out = []
     modules_done = set()
     for name, info in REGISTRY.items():
@@ -75,6 +91,10 @@ def settings() -> list[tuple[str, StrategyInfo, bool]]:
             for value in non_default_values(spec, base.params[spec.name]):
                 label = f"{name}-{spec.name}={value:g}"
                 out.append((label, with_params(base, label, {spec.name: value}), True))
+        if search:
+            for policy, varied in base_policies(info.base_policy):
+                label = f"{name}-base_policy={policy}"
+                out.append((label, with_base_policy(base, policy, label), varied))
     return out
 
 
@@ -138,6 +158,10 @@ def test_the_registry_loop_leaves_out_only_the_oracle_and_includes_pimc():
     assert checked == set(REGISTRY) - {"oracle"}
     assert "pimc" in checked and "tactician-hold_wilds=3" in {s[0] for s in settings()}
     labels = {s[0] for s in settings()}
+    bases = {label for label in labels if label.startswith("pimc-base_policy=")}
+    assert len(bases) == 2 and {"tactician", "cautious", "tuned"} == \
+        {REGISTRY["pimc"].base_policy} | {b.split("=")[1] for b in bases}
+    assert sum(c.id.startswith("pimc-base_policy=tuned") for c in CASES) in (0, len(PROFILES))
     for spec in PARAM_SPECS["strategies.tactician"]:  # every knob at a non-default value
         assert any(label.startswith(f"tactician-{spec.name}=") for label in labels), spec.name
     assert {f"tactician-hold_wilds={v}" for v in (1, 2, 3)} <= labels

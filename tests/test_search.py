@@ -132,8 +132,17 @@ SHAPES["6 players"] = replace(PROFILES["standard"][0], players=6, partnerships=3
 
 @pytest.mark.parametrize("shape", list(SHAPES))
 def test_pimc_games_pass_the_checker(shape):
+    """Every profile with its own tuned base; the 3- and 6-player tables (rule files, which
+    have no tuned file of their own) with standard's."""
+    from sim.core.profiles import profile_name
+    from sim.runs.lineup import tuned_file
+    from strategies.registry import with_base_policy
+
     rules = SHAPES[shape]
-    seats = [fast_pimc(1)[0] if s % 2 == 0 else "greedy" for s in range(rules.players)]
+    search = fast_pimc(1)[0]
+    if profile_name(rules) == "custom":
+        search = with_base_policy(search, str(tuned_file("standard")), "pimc-fast")
+    seats = [search if s % 2 == 0 else "greedy" for s in range(rules.players)]
     lines = list(trace_games(rules, seats, 17, 0, 1))
     assert check_trace(lines) == []
 

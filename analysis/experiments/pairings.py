@@ -21,7 +21,8 @@ from sim.core.profiles import load_rules, profile_name
 from sim.core.rules import Rules
 from sim.runs.lineup import is_per_profile, resolve_spec
 from sim.runs.storage import RunError
-from strategies.registry import StrategyInfo, load
+from strategies.per_profile import resolve_base
+from strategies.registry import StrategyInfo, base_policy_lines, load
 
 STRATEGY_DIR = "strategies"
 Note = Callable[[str], None]
@@ -95,9 +96,11 @@ def side(spec: str, folder: Path, label: str | None = None, rules: Rules | None 
 
     Non-parametric registered strategies stay names; parametric ones (and every file) are
     written in full to ``folder`` so runs pin every parameter. A per-profile name (``tuned``)
-    stays a name unless parameters are changed, which needs ``rules`` to resolve it first. A
-    strategy that sees hidden cards (``oracle``) is refused unless ``allow_oracle``: it is a
-    ceiling for measurement, and a comparison with it would not be a fair game.
+    stays a name unless parameters are changed, which needs ``rules`` to resolve it first; with
+    ``rules`` a search player's base policy is checked against them here, so a missing one is
+    refused under the name given. A strategy that sees hidden cards (``oracle``) is refused
+    unless ``allow_oracle``: it is a ceiling for measurement, and a comparison with it would
+    not be a fair game.
     """
     if is_per_profile(spec):
         if not params:
@@ -108,6 +111,8 @@ def side(spec: str, folder: Path, label: str | None = None, rules: Rules | None 
         info = resolve_spec(spec, rules)
     else:
         info = load(spec)
+        if rules is not None:
+            resolve_base(info, rules)  # a search player's base must exist under the rules
     if info.sees_hidden and not allow_oracle:
         raise PlayError(f"strategy '{spec}' sees every hidden card, so a comparison with it is "
                         "not a fair game; pass --allow-oracle to measure against it anyway")
@@ -132,8 +137,8 @@ def strategy_file(info: StrategyInfo, folder: Path, stem: str, shown: str,
     """Write ``info`` with ``params`` changed in full to ``folder`` (named by a hash of its
     content) and return its path."""
     values = {**info.params, **(params or {})}
-    lines = [f'base = "{info.base}"'] + [f"{p.name} = {_num(values.get(p.name, 0))}"
-                                         for p in info.param_specs]
+    lines = [f'base = "{info.base}"', *base_policy_lines(info)] + \
+        [f"{p.name} = {_num(values.get(p.name, 0))}" for p in info.param_specs]
     text = "\n".join(lines) + "\n"
     digest = hashlib.sha256(text.encode()).hexdigest()[:10]
     folder.mkdir(parents=True, exist_ok=True)

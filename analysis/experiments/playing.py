@@ -60,9 +60,9 @@ def run_spec(pairing: Pairing, seat: int, seed: int, games: int, chunk_size: int
 
 
 def _played(spec: RunSpec) -> tuple:
-    """The strategies as the engine plays them: kernel and every parameter, per seat."""
-    return tuple((info.module, tuple(sorted(info.params.items())))
-                 for info in spec.engine_seats())
+    """The strategies as the engine plays them: module, every parameter and a search player's
+    base policy, per seat."""
+    return tuple(info.played for info in spec.engine_seats())
 
 
 def _defines(spec: RunSpec) -> tuple:

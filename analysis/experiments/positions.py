@@ -3,7 +3,9 @@ imagined worlds of the cards it cannot see, with its expected deal score differe
 interval, and the recommended one.
 
 The candidates and worlds are the ``pimc`` search's (strategies.search): every candidate meets
-the same worlds, so differences between candidates come from paired outcomes.
+the same worlds, so differences between candidates come from paired outcomes. Every seat of an
+imagined deal is played on by the search's base policy (pimc's, or ``base_policy``), as in
+pimc's own rollouts.
 """
 
 from __future__ import annotations
@@ -17,7 +19,7 @@ from sim.core.cards import KIND_NAMES, RANK_KIND, RANK_NAMES
 from sim.core.enums import Decision
 from sim.engine.layout import MAX_WORLDS
 from sim.play.positions import Position, PositionError
-from strategies.search.params import SEARCH_DEFAULTS
+from strategies.search.params import ROLLOUT_POLICY, SEARCH_DEFAULTS
 
 
 @dataclass(frozen=True)
@@ -44,9 +46,11 @@ class Analysis:
     worlds: int
     candidates: list[CandidateValue]
     recommended: int  # index into candidates (the best mean)
+    base_policy: str = ""  # the policy that played the imagined deals on
 
     def to_dict(self) -> dict:
         return {"seat": self.seat, "decision": self.decision, "worlds": self.worlds,
+                "base_policy": self.base_policy,
                 "recommended": self.candidates[self.recommended].label,
                 "candidates": [c.row() for c in self.candidates]}
 
@@ -78,10 +82,12 @@ def describe(w, c: int, decision: int) -> str:
 
 
 def analyze(position: Position, worlds: int = 256, rollout: int | None = None,
-            horizon: int | None = None) -> Analysis:
-    """Play every candidate of the seat to play on in ``worlds`` imagined worlds."""
+            horizon: int | None = None, base_policy: str | None = None) -> Analysis:
+    """Play every candidate of the seat to play on in ``worlds`` imagined worlds, each seat
+    played on by ``base_policy`` (a tactician-family strategy or file; default pimc's)."""
     from sim.engine.layout import S_DECIDER, S_DECISION
     from sim.play.api import make_table
+    from strategies.registry import load, with_base_policy
     from strategies.search.pimc import candidate_values
 
     if worlds < 2:
@@ -93,7 +99,10 @@ def analyze(position: Position, worlds: int = 256, rollout: int | None = None,
         raise PositionError(f"seat: the position is seat {position.view}'s view, but seat "
                             f"{seat} is to decide")
     rules = position.rules
-    table = make_table(rules, ["pimc"] * rules.players)
+    search = load("pimc")
+    if base_policy is not None:
+        search = with_base_policy(search, base_policy, "--base-policy")
+    table = make_table(rules, [search] * rules.players)
     table.game[0] = position.game[0]
     params = dict(SEARCH_DEFAULTS)
     policy = int(params["rollout"] if rollout is None else rollout)
@@ -118,12 +127,15 @@ def analyze(position: Position, worlds: int = 256, rollout: int | None = None,
             describe(table.w, c, decision), own.mean, own.low, own.high,
             0.0 if diff is None else diff.mean, 0.0 if diff is None else diff.low,
             0.0 if diff is None else diff.high))
-    return Analysis(seat, Decision.words[decision], worlds, out, best)
+    played_by = table.seats[seat].base_policy if policy == ROLLOUT_POLICY else \
+        ("greedy", "random", "greedy with random choices")[policy]
+    return Analysis(seat, Decision.words[decision], worlds, out, best, played_by)
 
 
 def format_analysis(result: Analysis) -> str:
     lines = [f"seat {result.seat} to decide: {result.decision} "
-             f"({result.worlds:,} imagined deals of the unseen cards, played on greedily)",
+             f"({result.worlds:,} imagined deals of the unseen cards, every seat played on by "
+             f"{result.base_policy or 'the base policy'})",
              "", f"{'candidate':<40} {'deal margin':>11} {'95% CI':>18}  "
                  f"{'vs best':>8} {'95% CI':>18}"]
     for i, c in enumerate(result.candidates):

@@ -74,10 +74,13 @@ def compare(a: str, b: str, rules_spec: str, until_ci: float | None, metric: str
             from analysis.experiments.sequential import parse_bounds
 
             low, high = parse_bounds(sprt_bounds)
+        from sim.core.profiles import load_rules
+
+        rules = load_rules(rules_spec)
         root = runs_root(runs_dir, "compare", report_name)
         folder = root / "strategies"
-        pairing = cmp.plan(side(a, folder, allow_oracle=allow_oracle),
-                           side(b, folder, allow_oracle=allow_oracle), rules_spec)
+        pairing = cmp.plan(side(a, folder, rules=rules, allow_oracle=allow_oracle),
+                           side(b, folder, rules=rules, allow_oracle=allow_oracle), rules_spec)
         params: dict = {"a": a, "b": b, "rules": rules_spec, "seed": seed}
         extra: tuple[str, ...] = ()
         if until_ci is not None:

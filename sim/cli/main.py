@@ -249,8 +249,7 @@ def _open_for_resume(path: Path, ctx: click.Context) -> Run:
 
         teams = _team_strategies(p["strategy"], p["team0"], p["team1"])
         wanted = resolve_seats(seats_for_teams(teams, spec.rules.players), spec.rules)
-        if [(i.module, i.params) for i in wanted] != \
-                [(i.module, i.params) for i in spec.engine_seats()]:
+        if [i.played for i in wanted] != [i.played for i in spec.engine_seats()]:
             differs.append(f"strategies {'/'.join(teams)} (the run has "
                            f"{'/'.join(spec.team_strategies)})")
     if "rules_name" in given:

@@ -67,17 +67,22 @@ def from_trace(trace: Path, game: int, deal: int, turn: int, decision: str, seat
 @click.argument("file", type=click.Path(path_type=Path))
 @click.option("--worlds", "-w", type=int, default=256, show_default=True,
               help="Imagined deals of the unseen cards each candidate is played on in.")
+@click.option("--base-policy", default=None,
+              help="The policy that plays every seat of the imagined deals on: a "
+                   "tactician-family strategy (tactician, cautious, tuned) or strategy file. "
+                   "[default: pimc's base policy]")
 @click.option("--json", "as_json", is_flag=True, help="Print the result as JSON.")
-def analyze(file: Path, worlds: int, as_json: bool) -> None:
+def analyze(file: Path, worlds: int, base_policy: str | None, as_json: bool) -> None:
     """Every candidate action of the seat to decide, with its expected deal score difference
-    (own partnership minus the best other) and 95% interval, and the recommended one."""
+    (own partnership minus the best other) and 95% interval, and the recommended one. The
+    candidates and the play of the imagined deals are pimc's, with its base policy."""
     from analysis.experiments.positions import analyze as run
     from analysis.experiments.positions import format_analysis
     from sim.play.positions import read_position
 
     if worlds < 2:
         raise UserError(f"--worlds must be at least 2 (got {worlds})")
-    result = run(read_position(file), worlds=worlds)
+    result = run(read_position(file), worlds=worlds, base_policy=base_policy)
     if as_json:
         click.echo(json.dumps(result.to_dict(), indent=1))
     else:

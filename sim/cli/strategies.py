@@ -7,7 +7,17 @@ import click
 from sim.cli.options import rules_option
 from sim.core.profiles import load_rules
 from sim.runs.lineup import PER_PROFILE, is_per_profile, resolve_spec, tuned_profiles
-from strategies.registry import REGISTRY, load
+from strategies.per_profile import resolve_base
+from strategies.registry import (
+    BASE_POLICY_KEY,
+    POLICY_MODULES,
+    REGISTRY,
+    StrategyError,
+    StrategyInfo,
+    base_policy_lines,
+    load,
+    policy_choices,
+)
 
 
 @click.group(epilog="Examples: handfoot strategies list;  handfoot strategies show tactician;  "
@@ -36,6 +46,13 @@ def show(spec: str, rules_spec: str) -> None:
     """A strategy NAME or FILE (TOML): its base and every parameter with range and meaning.
     ``--rules`` picks the profile of a name that resolves per profile (``tuned``).
 
+    A search player (pimc, oracle) also shows its base_policy: the strategy whose choice is
+    its first candidate, kept unless another is clearly better, and which plays every seat of
+    its imagined deals; any tactician-family strategy (tactician, cautious, tuned, or a
+    strategy file built on one), set in a strategy file with base_policy = "NAME" or a file
+    path (read from the strategy file's folder). The tactician vector it resolves to under
+    ``--rules`` is shown too.
+
     The output is itself a valid strategy file."""
     if is_per_profile(spec):
         info = resolve_spec(spec, load_rules(rules_spec))
@@ -44,6 +61,8 @@ def show(spec: str, rules_spec: str) -> None:
     base = info.base
     click.echo(f"# {spec}: {info.summary}")
     click.echo(f'base = "{base}"')
+    if info.module in POLICY_MODULES:
+        _show_base_policy(info, rules_spec)
     if not info.parametric:
         click.echo("# (no parameters)")
         return
@@ -51,3 +70,18 @@ def show(spec: str, rules_spec: str) -> None:
         value = info.params.get(p.name, 0)
         shown = int(value) if p.integer else value
         click.echo(f"{p.name} = {shown}  # {p.low:g}..{p.high:g}: {p.doc}")
+
+
+def _show_base_policy(info: StrategyInfo, rules_spec: str) -> None:
+    """The ``base_policy`` line, and what it plays under ``rules_spec`` (a comment)."""
+    line = base_policy_lines(info)[0]
+    click.echo(f"{line}  # the policy the search improves on: the first candidate (baseline = 1) "
+               f"and every seat of the imagined deals (rollout = 3); one of: {policy_choices()}")
+    try:
+        resolved = resolve_base(info, load_rules(rules_spec))
+    except StrategyError as exc:
+        click.echo(f"# {BASE_POLICY_KEY} under {rules_spec}: {exc}")
+        return
+    values = ", ".join(f"{name} = {int(v) if float(v).is_integer() else v}"
+                       for name, v in resolved.base_params.items())
+    click.echo(f"# {BASE_POLICY_KEY} under {rules_spec}: the tactician with {values}")

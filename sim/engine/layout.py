@@ -135,6 +135,10 @@ WORK_DTYPE = np.dtype(
         ("sc", np.int64, (N_WORK_SCALARS,)),
         ("strategy", np.int32, (MAX_SEATS,)),  # index of each seat's strategy (for reports)
         ("params", np.float64, (MAX_SEATS, N_PARAMS)),  # strategy parameters per seat
+        # A search seat's base policy (a tactician vector, strategies.search): its base
+        # candidate and the play of every seat in its rollouts. The seat's own configuration,
+        # set per table like ``params``; zero for the other seats.
+        ("base_params", np.float64, (MAX_SEATS, N_PARAMS)),
         ("rng", np.uint64, (3,)),  # [STREAM_STRATEGY] strategies' choices, [STREAM_WORLD] worlds
         # The proposal a hook hands to the engine: entries, grouped into meld lines.
         ("prop", np.int32, (MAX_ENTRIES, ENTRY_WIDTH)),
@@ -188,10 +192,14 @@ def new_game(packed_rules: np.ndarray, checked: bool = False, count: int = 1) ->
     return arr
 
 
-def new_work(strategy_index: np.ndarray, params: np.ndarray) -> np.ndarray:
+def new_work(strategy_index: np.ndarray, params: np.ndarray,
+             base_params: np.ndarray | None = None) -> np.ndarray:
+    """A work area with each seat's parameter vector (and a search seat's base policy's)."""
     arr = np.zeros(1, dtype=WORK_DTYPE)
     arr[0]["strategy"][: len(strategy_index)] = strategy_index
     arr[0]["params"][: params.shape[0], : params.shape[1]] = params
+    if base_params is not None:
+        arr[0]["base_params"][: base_params.shape[0], : base_params.shape[1]] = base_params
     return arr
 
 

@@ -21,7 +21,8 @@ from sim.engine.layout import (
     new_work,
 )
 from sim.engine.reasons import IllegalProposal, explain
-from strategies.registry import StrategyError, StrategyInfo, resolve, seat_params
+from strategies.per_profile import resolve_seats
+from strategies.registry import StrategyError, StrategyInfo, seat_base_params, seat_params
 
 SEARCH_COPIES = 4  # game records a search player may use for its copies (x)
 
@@ -62,17 +63,24 @@ class Table:
 def make_table(rules: Rules, seat_strategies: Sequence[str | StrategyInfo],
                trace: bool = False, checked: bool = False, direct_calls: bool = True) -> Table:
     """The records and hooks for one table. ``direct_calls=False`` makes every seat go through
-    its function pointers (the path any new strategy takes), for tests."""
+    its function pointers (the path any new strategy takes), for tests.
+
+    Each seat's strategy is resolved for ``rules`` (a per-profile name; a search player's base
+    policy, whose vector goes in ``w.base_params``): the rule set is known here, whoever
+    calls."""
     from strategies.builtin import BUILTIN_CODES
     from strategies.hooks import seat_hooks
 
-    infos = resolve(seat_strategies, rules.players)
+    if len(seat_strategies) != rules.players:
+        raise StrategyError(f"{len(seat_strategies)} strategies given for {rules.players} seats")
+    infos = resolve_seats(seat_strategies, rules)
     packed = rules.packed()
     return Table(
         rules=rules,
         seats=infos,
         game=new_game(packed, checked=checked),
-        work=new_work(np.arange(len(infos), dtype=np.int32), seat_params(infos, N_PARAMS)),
+        work=new_work(np.arange(len(infos), dtype=np.int32), seat_params(infos, N_PARAMS),
+                      seat_base_params(infos, N_PARAMS)),
         trace=new_trace(trace),
         copies=new_game(packed, checked=False, count=SEARCH_COPIES),
         guard=new_game(packed, checked=False),

@@ -2,8 +2,8 @@
 the end of the deal on copies, the same deal (or the same imagined worlds) for both, so the
 difference in outcome is the value of the choice and little else (common random numbers).
 
-Used to measure a piece of advice decision by decision (``analysis.experiments.holding``): here, melding
-the wilds the player's strategy would meld now, against holding them back.
+Used to measure a piece of advice decision by decision (``analysis.experiments.holding``):
+here, melding the wilds the player's strategy would meld now, against holding them back.
 """
 
 from __future__ import annotations

@@ -1,7 +1,8 @@
 """The candidate actions a search player weighs at each decision, kept in the work area.
 
-The first candidate is always the greedy strategy's own choice: a search departs from it only
-when the worlds show another candidate better by a clear margin (``strategies.search.pimc``).
+The first candidate is always the base heuristic's own choice (``baseline``: greedy, or the
+seat's base policy, ``w.base_params[seat]``): a search departs from it only when the worlds
+show another candidate better by a clear margin (``strategies.search.pimc``).
 
 Candidates are what sensible players choose between: draw or pick up; the greedy meld line,
 laying nothing (not opening yet, holding everything), holding every wild back, leaving books
@@ -31,8 +32,8 @@ from strategies import plans as pl
 from strategies.going_out import plan_go_out
 from strategies.greedy import plan_turn_melds
 from strategies.judgement import discard_usefulness, going_out_wins_deal
-from strategies.search.heuristics import ask_cautious, ask_greedy
-from strategies.search.params import BASELINE_CAUTIOUS
+from strategies.search.heuristics import ask_greedy, ask_policy
+from strategies.search.params import BASELINE_POLICY
 
 
 @njit(cache=True)
@@ -126,12 +127,12 @@ def _add_proposal(w, count: int, value: int) -> int:
 
 @njit(cache=True)
 def gather(g, w, t, x, seat: int, discards: int, variants: bool, baseline: int) -> int:
-    """Fill the candidates of the pending decision, the baseline heuristic's choice first;
-    returns how many."""
+    """Fill the candidates of the pending decision, the baseline heuristic's choice first
+    (``BASELINE_POLICY``: the seat's base policy, ``w.base_params[seat]``); returns how many."""
     decision = g.sc[S_DECISION]
     clear_proposal(w)
-    if baseline == BASELINE_CAUTIOUS:
-        value = ask_cautious(g, w, seat)
+    if baseline == BASELINE_POLICY:
+        value = ask_policy(g, w, seat, w.base_params[seat])
     else:
         value = ask_greedy(g, w, seat)
     if decision == Decision.PICK_UP:  # a pick-up's entries are not a line: w.prop holds ``value``

@@ -1,5 +1,11 @@
 """The heuristics a search leans on: asked for a decision directly, as the first candidate it
-weighs (``baseline``) and as the policy its rollouts play."""
+weighs (``baseline``) and as the policy its rollouts play.
+
+The search's base policy is a tactician vector read at run time from ``w.base_params[seat]``
+(filled per table from the seat's strategy, ``sim.play.api.make_table``), not a constant
+frozen into the compiled code: any tactician-family strategy (``tuned``, ``cautious``, a
+strategy file) can be the base without recompiling, and a sweep over base vectors costs no
+compilation."""
 
 from __future__ import annotations
 
@@ -7,10 +13,6 @@ from numba import njit
 
 from sim.engine.layout import S_DECISION
 from strategies.builtin import GREEDY, RANDOM, TACTICIAN, ask_builtin
-from strategies.registry import REGISTRY, param_vector
-
-# The cautious heuristic's parameter vector (numba freezes it into the compiled code).
-CAUTIOUS_VECTOR = param_vector(REGISTRY["cautious"])
 
 
 @njit(cache=True)
@@ -30,12 +32,13 @@ def ask_tactician(g, w, seat: int) -> int:
 
 
 @njit(cache=True)
-def ask_cautious(g, w, seat: int) -> int:
-    """The cautious heuristic's answer for ``seat``, whatever that seat's own parameters."""
-    for j in range(CAUTIOUS_VECTOR.shape[0]):
+def ask_policy(g, w, seat: int, vector) -> int:
+    """The tactician's answer for ``seat`` with parameter ``vector`` (a seat's base policy,
+    ``w.base_params[searcher]``), whatever that seat's own parameters."""
+    for j in range(vector.shape[0]):
         w.saved_params[seat, j] = w.params[seat, j]
-        w.params[seat, j] = CAUTIOUS_VECTOR[j]
+        w.params[seat, j] = vector[j]
     value = ask_tactician(g, w, seat)
-    for j in range(CAUTIOUS_VECTOR.shape[0]):
+    for j in range(vector.shape[0]):
         w.params[seat, j] = w.saved_params[seat, j]
     return value

@@ -13,9 +13,13 @@ P_MELD_VARIANTS = 5
 P_CAUTION = 6
 P_BASELINE = 7
 
-BASELINE_GREEDY, BASELINE_CAUTIOUS = 0, 1
+# ``baseline`` and ``rollout`` name a policy by number; "the base policy" is the tactician
+# vector the seat's strategy names (``base_policy`` in a strategy file, strategies.registry),
+# which reaches the kernels at run time in ``w.base_params[seat]``: any tactician-family
+# strategy, with no recompilation per vector.
+BASELINE_GREEDY, BASELINE_POLICY = 0, 1
 
-ROLLOUT_GREEDY, ROLLOUT_RANDOM, ROLLOUT_EPSILON, ROLLOUT_CAUTIOUS = 0, 1, 2, 3
+ROLLOUT_GREEDY, ROLLOUT_RANDOM, ROLLOUT_EPSILON, ROLLOUT_POLICY = 0, 1, 2, 3
 
 SEARCH_PARAMS: tuple[Param, ...] = (
     Param("worlds", P_WORLDS, 1, 64, True,
@@ -24,7 +28,8 @@ SEARCH_PARAMS: tuple[Param, ...] = (
           "discard candidates searched: the least useful cards by the greedy ranking"),
     Param("rollout", P_ROLLOUT, 0, 3, True,
           "policy that plays every seat on to the end: 0 greedy, 1 random, 2 greedy with a "
-          "chance (epsilon) of a random choice at each decision, 3 the cautious heuristic"),
+          "chance (epsilon) of a random choice at each decision, 3 the base policy "
+          "(base_policy)"),
     Param("epsilon", P_EPSILON, 0, 1, False,
           "with rollout 2: the chance of a random choice at each decision"),
     Param("horizon", P_HORIZON, 0, 500, True,
@@ -34,11 +39,11 @@ SEARCH_PARAMS: tuple[Param, ...] = (
           "1: besides the greedy meld line, also search laying nothing, holding every wild "
           "back and leaving books one card short; 0: greedy line or nothing"),
     Param("caution", P_CAUTION, 0, 5, False,
-          "standard errors by which a candidate must beat the greedy choice over the same "
-          "worlds before it is taken (0: the best mean wins)"),
+          "standard errors by which a candidate must beat the base candidate (baseline) over "
+          "the same worlds before it is taken (0: the best mean wins)"),
     Param("baseline", P_BASELINE, 0, 1, True,
           "the heuristic whose choice is the first candidate, kept unless another is clearly "
-          "better: 0 greedy, 1 cautious"),
+          "better: 0 greedy, 1 the base policy (base_policy)"),
 )
 
 SEARCH_DEFAULTS = {"worlds": 16, "discards": 3, "rollout": 3, "epsilon": 0.1, "horizon": 0,

@@ -7,7 +7,14 @@ candidate on in each of them to the end of the deal with a fast base policy
 candidate meets the same worlds and the same rollout randomness (common random numbers), so
 the comparison between candidates is far sharper than each candidate's own estimate.
 
-It decides only from what its seat may know: a world is built from the seat's view alone.
+The base policy (the first candidate, kept unless another is clearly better, and the play of
+every seat in the rollouts) is the seat's own ``w.base_params[seat]``: a tactician vector its
+strategy names (``base_policy``), read at run time. Rollout search improves on its base policy
+(Tesauro and Galperin 1996), so the stronger the base, the stronger the search; and every
+seat of an imagined deal plays it, the searcher's partner and opponents too.
+
+It decides only from what its seat may know: a world is built from the seat's view alone (its
+base policy is its own configuration, not a hidden card).
 """
 
 from __future__ import annotations
@@ -37,7 +44,6 @@ from strategies.going_out import plan_go_out
 from strategies.judgement import going_out_wins_deal
 from strategies.plans import ENTRIES2
 from strategies.search import candidates as cands
-from strategies.search.heuristics import CAUTIOUS_VECTOR
 from strategies.search.params import (
     P_BASELINE,
     P_CAUTION,
@@ -47,7 +53,7 @@ from strategies.search.params import (
     P_MELD_VARIANTS,
     P_ROLLOUT,
     P_WORLDS,
-    ROLLOUT_CAUTIOUS,
+    ROLLOUT_POLICY,
 )
 from strategies.search.rollout import play_on, value_for
 
@@ -91,11 +97,11 @@ def evaluate(g, w, t, x, seat: int, sees_hidden: bool, worlds: int, first_world:
     trace_on = t.sc[T_ON]
     t.sc[T_ON] = 0
     saved = w.rng[rng.STREAM_STRATEGY]
-    if policy == ROLLOUT_CAUTIOUS:  # every seat plays the cautious vector in the rollouts
+    if policy == ROLLOUT_POLICY:  # every seat plays the searcher's base policy in the rollouts
         for s in range(w.params.shape[0]):
             for j in range(w.params.shape[1]):
                 w.saved_params[s, j] = w.params[s, j]
-                w.params[s, j] = CAUTIOUS_VECTOR[j]
+                w.params[s, j] = w.base_params[seat, j]
     step = decision_step(g)
     found = True
     for k in range(worlds):
@@ -112,7 +118,7 @@ def evaluate(g, w, t, x, seat: int, sees_hidden: bool, worlds: int, first_world:
             play_on(x[1], w, t, x, policy, epsilon, horizon)
             w.world_values[c, k] = value_for(x[1], seat)
     w.rng[rng.STREAM_STRATEGY] = saved
-    if policy == ROLLOUT_CAUTIOUS:
+    if policy == ROLLOUT_POLICY:
         for s in range(w.params.shape[0]):
             for j in range(w.params.shape[1]):
                 w.params[s, j] = w.saved_params[s, j]
@@ -122,10 +128,10 @@ def evaluate(g, w, t, x, seat: int, sees_hidden: bool, worlds: int, first_world:
 
 @njit(cache=True)
 def choose(w, count: int, worlds: int, caution: float) -> int:
-    """The candidate with the best lower bound on its gain over candidate 0 (the greedy
-    choice): mean paired difference over the worlds minus ``caution`` standard errors. With
-    few worlds a rare swing makes some candidate look best by luck; the bound keeps the
-    search from trading a sound choice for a lucky one."""
+    """The candidate with the best lower bound on its gain over candidate 0 (the base
+    heuristic's choice): mean paired difference over the worlds minus ``caution`` standard
+    errors. With few worlds a rare swing makes some candidate look best by luck; the bound
+    keeps the search from trading a sound choice for a lucky one."""
     best = 0
     best_bound = 0.0
     for c in range(1, count):

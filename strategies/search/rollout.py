@@ -1,7 +1,8 @@
 """Rollouts: playing an imagined world on with a fast base policy, and scoring where it ends.
 
 A rollout plays every seat with the same base policy (greedy; random; greedy with a chance
-of a random choice at each decision; or the cautious heuristic) until the deal ends or
+of a random choice at each decision; or the searching seat's base policy, a tactician vector
+that the caller puts in every seat's row of ``w.params``) until the deal ends or
 ``horizon`` more turns are played, then scores the world from the searching seat's side: its
 partnership's deal score minus the best other partnership's (game totals in the last deal,
 where winning the game is what counts).
@@ -19,7 +20,7 @@ from sim.engine.flow import apply_decision, clear_proposal, ended, next_turn
 from sim.engine.layout import S_DEAL, S_DECIDER, S_DECISION, S_TEAMS, S_TURN
 from sim.engine.scoring import N_PARTS, score_parts
 from strategies.search.heuristics import ask_greedy, ask_random, ask_tactician
-from strategies.search.params import ROLLOUT_CAUTIOUS, ROLLOUT_GREEDY, ROLLOUT_RANDOM
+from strategies.search.params import ROLLOUT_GREEDY, ROLLOUT_POLICY, ROLLOUT_RANDOM
 
 GAME_WIN_WEIGHT = 2000.0  # in the last deal: a won game is worth this many points of margin
 
@@ -27,7 +28,8 @@ GAME_WIN_WEIGHT = 2000.0  # in the last deal: a won game is worth this many poin
 @njit(cache=True)
 def play_on(g, w, t, x, policy: int, epsilon: float, horizon: int) -> None:
     """Play the world ``g`` on with the base policy for every seat (the trace ``t`` must be
-    off; for the cautious policy every seat's row of ``w.params`` must hold its vector)."""
+    off; for ``ROLLOUT_POLICY`` every seat's row of ``w.params`` must hold the base policy's
+    vector)."""
     last_turn = g.sc[S_TURN] + horizon if horizon > 0 else 1 << 40
     while not ended(g):
         if g.sc[S_DECISION] == NO_DECISION:
@@ -37,7 +39,7 @@ def play_on(g, w, t, x, policy: int, epsilon: float, horizon: int) -> None:
             continue
         clear_proposal(w)
         seat = g.sc[S_DECIDER]
-        if policy == ROLLOUT_CAUTIOUS:
+        if policy == ROLLOUT_POLICY:
             apply_decision(g, w, t, ask_tactician(g, w, seat))
             continue
         if policy == ROLLOUT_GREEDY:

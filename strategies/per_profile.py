@@ -1,0 +1,112 @@
+"""Strategy names that resolve per rule set, and resolving any strategy where it meets the
+rules it will play under.
+
+``tuned`` is the tactician with the parameters ``handfoot tune`` found best for the profile
+being played; its files ship with the package (``strategies/tuned/<profile>.toml``). A name
+like that means nothing until the rules are known, and neither does a search player's base
+policy when it is ``tuned`` (``base_policy``, ``strategies.registry``). So every place a
+strategy meets a rule set (a run's spec, ``make_table``, a comparison) resolves it here, and
+what it resolved to is kept in the ``StrategyInfo`` (its parameters, a search player's
+``base_params``), which a run's manifest records: a run made before a tuned file changed is
+never mistaken for one made after, and a resume plays the base it started with.
+
+Plain Python in the strategies layer (``sim.play.api.make_table`` resolves here; reading a
+run must not load the compiler). ``sim.runs.lineup`` is the runs layer's face of it.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Sequence
+from importlib import resources
+from pathlib import Path
+
+from sim.core.profiles import PROFILES, profile_name
+from sim.core.rules import Rules
+from strategies.registry import (
+    BASE_POLICY_KEY,
+    PER_PROFILE,
+    POLICY_MODULES,
+    REGISTRY,
+    TUNED,
+    StrategyError,
+    StrategyInfo,
+    load,
+    policy_info,
+)
+
+__all__ = ["PER_PROFILE", "TUNED", "is_per_profile", "resolve_base", "resolve_seats",
+           "resolve_spec", "tuned_dir", "tuned_file", "tuned_profiles"]
+
+
+def tuned_dir() -> Path:
+    """Where the shipped tuned files are (package data of ``strategies``)."""
+    return Path(str(resources.files("strategies") / "tuned"))
+
+
+def tuned_file(profile: str) -> Path:
+    return tuned_dir() / f"{profile}.toml"
+
+
+def tuned_profiles() -> list[str]:
+    """Profiles that have a shipped tuned file, in the profiles' order."""
+    return [name for name in PROFILES if tuned_file(name).is_file()]
+
+
+def is_per_profile(spec: str) -> bool:
+    return spec in PER_PROFILE
+
+
+def _per_profile(spec: str, rules: Rules, custom_hint: str) -> StrategyInfo:
+    """The per-profile name ``spec`` under ``rules``: the rules' tuned tactician."""
+    profile = profile_name(rules)
+    if profile == "custom":
+        raise StrategyError(custom_hint)
+    path = tuned_file(profile)
+    if not path.is_file():
+        have = ", ".join(tuned_profiles()) or "none"
+        raise StrategyError(f"strategy '{spec}': no tuned file for profile {profile} "
+                            f"(have: {have})")
+    info = load(str(path))
+    return StrategyInfo(spec, info.module, f"tactician tuned for {profile} ({path.name})",
+                        dict(info.params), info.sees_hidden)
+
+
+def resolve_base(info: StrategyInfo, rules: Rules) -> StrategyInfo:
+    """A search player with its base policy resolved for ``rules`` (``tuned``: the tuned file
+    of the rules' profile; refused, in one line, for a rule file that has none); any other
+    strategy, or a base already resolved, as it is."""
+    if info.module not in POLICY_MODULES or info.base_params:
+        return info
+    default = REGISTRY[info.base].base_policy
+    spec = info.base_policy or default
+    if spec in PER_PROFILE:
+        which = f"{info.base}'s default, " if spec == default else ""
+        hint = (f"{info.name}: its base policy '{spec}' ({which}{PER_PROFILE[spec]}) has none for "
+                f"these rules (a rule file, not a named profile; rules id {rules.rules_id}); "
+                f"name one in a strategy file: base = \"{info.base}\" and {BASE_POLICY_KEY} = "
+                "\"cautious\" or a tactician strategy file (`handfoot tune cautious --rules "
+                "FILE --out FILE.toml` makes one)")
+        policy = _per_profile(spec, rules, hint)
+    else:
+        policy = policy_info(spec, info.name)
+    return dataclasses.replace(info, base_policy=spec, base_params=dict(policy.params))
+
+
+def resolve_spec(spec: str, rules: Rules) -> StrategyInfo:
+    """The strategy ``spec`` plays under ``rules``: a registered name, a strategy file, or a
+    per-profile name resolved to the rules' profile; a search player's base policy resolved
+    too."""
+    if not is_per_profile(spec):
+        return resolve_base(load(spec), rules)
+    hint = (f"strategy '{spec}' resolves per profile and these rules are not a named profile "
+            f"(rules id {rules.rules_id}); tune one with `handfoot tune tactician --rules FILE "
+            "--out FILE.toml` and play that file")
+    return _per_profile(spec, rules, hint)
+
+
+def resolve_seats(seat_specs: Sequence[str | StrategyInfo], rules: Rules) -> list[StrategyInfo]:
+    """One ``StrategyInfo`` per seat, per-profile names and base policies resolved for
+    ``rules``."""
+    return [resolve_base(s, rules) if isinstance(s, StrategyInfo) else resolve_spec(s, rules)
+            for s in seat_specs]
