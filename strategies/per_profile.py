@@ -11,7 +11,7 @@ what it resolved to is kept in the ``StrategyInfo`` (its parameters, a search pl
 never mistaken for one made after, and a resume plays the base it started with.
 
 Plain Python in the strategies layer (``sim.play.api.make_table`` resolves here; reading a
-run must not load the compiler). ``sim.runs.lineup`` is the runs layer's face of it.
+run must not load the compiler); every layer above resolves strategy names here.
 """
 
 from __future__ import annotations
@@ -35,7 +35,7 @@ from strategies.registry import (
     policy_info,
 )
 
-__all__ = ["PER_PROFILE", "TUNED", "is_per_profile", "resolve_base", "resolve_seats",
+__all__ = ["PER_PROFILE", "TUNED", "check_spec", "is_per_profile", "resolve_base", "resolve_seats",
            "resolve_spec", "tuned_dir", "tuned_file", "tuned_profiles"]
 
 
@@ -110,3 +110,11 @@ def resolve_seats(seat_specs: Sequence[str | StrategyInfo], rules: Rules) -> lis
     ``rules``."""
     return [resolve_base(s, rules) if isinstance(s, StrategyInfo) else resolve_spec(s, rules)
             for s in seat_specs]
+
+
+def check_spec(spec: str) -> None:
+    """Refuse an unknown strategy name or a bad strategy file now, before any rules are
+    known (a per-profile name, or a base policy ``tuned``, is checked when it meets the
+    rules)."""
+    if not is_per_profile(spec):
+        load(spec)

@@ -10,8 +10,8 @@ import pytest
 
 from sim.core.profiles import load_rules
 from sim.core.rules import Rules
-from sim.runs.lineup import PER_PROFILE
 from sim.runs.trace import trace_games
+from strategies.per_profile import PER_PROFILE
 from strategies.registry import REGISTRY, load
 from tests.runhelpers import check_played, cli
 

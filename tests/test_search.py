@@ -135,7 +135,7 @@ def test_pimc_games_pass_the_checker(shape):
     """Every profile with its own tuned base; the 3- and 6-player tables (rule files, which
     have no tuned file of their own) with standard's."""
     from sim.core.profiles import profile_name
-    from sim.runs.lineup import tuned_file
+    from strategies.per_profile import tuned_file
     from strategies.registry import with_base_policy
 
     rules = SHAPES[shape]

@@ -18,10 +18,10 @@ from sim.core.rules import replace
 from sim.engine.flow import clear_proposal
 from sim.engine.layout import S_DECIDER, S_DECISION, W_ENTRIES, W_LINES
 from sim.play.api import make_table
-from sim.runs.lineup import tuned_file
 from sim.runs.trace import trace_games
 from strategies import tactician
 from strategies.hooks import HOOK_OF
+from strategies.per_profile import tuned_file
 from strategies.registry import (
     REGISTRY,
     StrategyError,

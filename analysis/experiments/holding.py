@@ -81,7 +81,7 @@ def _chunk(rules: Rules, seats: list, seed: int, first_game: int, games: int) ->
 
 
 def _played(spec: str, rules: Rules) -> dict:
-    from sim.runs.lineup import resolve_spec
+    from strategies.per_profile import resolve_spec
 
     info = resolve_spec(spec, rules)
     return {"module": info.module, "params": {k: float(v) for k, v in
@@ -144,7 +144,7 @@ def position_value(position, strategy: str = "cautious", worlds: int = 400) -> H
     from sim.play.api import make_table, run_compiled
     from sim.play.loop import decide
     from sim.play.positions import PositionError
-    from sim.runs.lineup import resolve_seats
+    from strategies.per_profile import resolve_seats
 
     g = position.g
     if int(g["sc"][S_DECISION]) != Decision.MELD:

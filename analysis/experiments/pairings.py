@@ -19,9 +19,8 @@ from pathlib import Path
 
 from sim.core.profiles import load_rules, profile_name
 from sim.core.rules import Rules
-from sim.runs.lineup import is_per_profile, resolve_spec
 from sim.runs.storage import RunError
-from strategies.per_profile import resolve_base
+from strategies.per_profile import is_per_profile, resolve_base, resolve_spec
 from strategies.registry import StrategyInfo, base_policy_lines, load
 
 STRATEGY_DIR = "strategies"

@@ -16,7 +16,7 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
 from analysis.experiments.pairings import PairRuns, rules_and_profile
-from sim.runs.lineup import is_per_profile, resolve_spec
+from strategies.per_profile import is_per_profile, resolve_spec
 from strategies.registry import StrategyInfo, load
 
 SETTINGS = "tune.json"

@@ -36,7 +36,7 @@ from analysis.reports.content import Comparisons, Content, Figure, Section
 from analysis.reports.fmt import View, col, many_seats, pct, pts, results_view
 from analysis.reports.verdict import ALPHA, call
 from sim.core.rules import Rules
-from sim.runs.lineup import TUNED, resolve_spec, tuned_profiles
+from strategies.per_profile import TUNED, resolve_spec, tuned_profiles
 from strategies.registry import StrategyInfo
 
 FALLBACK = "cautious"

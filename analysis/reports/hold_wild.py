@@ -42,7 +42,7 @@ from analysis.statistics.holding import (
 from sim.core.profiles import PROFILES as ALL_PROFILES
 from sim.core.profiles import profile_name
 from sim.core.rules import Rules
-from sim.runs.lineup import TUNED, tuned_profiles
+from strategies.per_profile import TUNED, tuned_profiles
 
 PROFILES = tuple(ALL_PROFILES)
 VALUES = (1, 2, 3)

@@ -11,7 +11,7 @@ from analysis.reports import plots
 from analysis.reports.content import Comparisons, Content, Figure, Section
 from analysis.reports.fmt import col, many_seats, pct, pts, pval, results_view
 from analysis.reports.verdict import call
-from sim.runs.lineup import is_per_profile
+from strategies.per_profile import is_per_profile
 from strategies.registry import load
 
 

@@ -20,8 +20,8 @@ from sim.cli.options import (
 )
 from sim.core.profiles import load_rules, profile_name
 from sim.core.rules import Rules
-from sim.runs.lineup import PER_PROFILE, check_spec, resolve_seats
 from sim.runs.storage import Run, RunSpec, UntilCI
+from strategies.per_profile import PER_PROFILE, check_spec, resolve_seats
 from strategies.registry import REGISTRY
 
 _STRATS = ", ".join(sorted([*REGISTRY, *PER_PROFILE]))

@@ -6,8 +6,13 @@ import click
 
 from sim.cli.options import rules_option
 from sim.core.profiles import load_rules
-from sim.runs.lineup import PER_PROFILE, is_per_profile, resolve_spec, tuned_profiles
-from strategies.per_profile import resolve_base
+from strategies.per_profile import (
+    PER_PROFILE,
+    is_per_profile,
+    resolve_base,
+    resolve_spec,
+    tuned_profiles,
+)
 from strategies.registry import (
     BASE_POLICY_KEY,
     POLICY_MODULES,

@@ -75,7 +75,7 @@ def ladder(rules_spec: str, names: str | None, anchor: str | None, games_for: tu
     from analysis.experiments.pairings import rules_and_profile
     from analysis.experiments.playing import play_pairs
     from analysis.reports import ladder as lad
-    from sim.runs.lineup import tuned_profiles
+    from strategies.per_profile import tuned_profiles
 
     check_common(games, seed, jobs, report_name)
     with user_errors():

@@ -493,7 +493,7 @@ def run_games(rules: Rules, seat_strategies: Sequence[str], seed: int, n_games: 
     """Play ``n_games`` games over ``jobs`` loky workers and return every record, in game
     order, without a run folder (``progress`` is accepted and ignored). For runs too big for
     memory, or that must survive Ctrl-C, use ``simulate_to`` / ``handfoot simulate``."""
-    from sim.runs.lineup import resolve_seats
+    from strategies.per_profile import resolve_seats
 
     seat_strategies = resolve_seats(seat_strategies, rules)
     warm_cache(rules, seat_strategies)

@@ -103,7 +103,7 @@ class RunSpec:
         """What the engine plays per seat (``strategies.registry.StrategyInfo``)."""
         if self.seat_infos:
             return self.seat_infos
-        from sim.runs.lineup import resolve_seats
+        from strategies.per_profile import resolve_seats
 
         return tuple(resolve_seats(self.seat_strategies, self.rules))
 
