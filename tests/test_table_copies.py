@@ -30,6 +30,17 @@ def _work_with_sentinels():
     return w
 
 
+def _assert_copies_seat_and_team(g, seat: int, team: int) -> None:
+    """``table_to_plan`` copies the seat's hand and the partnership's table, and writes no
+    other part of the work area."""
+    w = _work_with_sentinels()
+    mr.table_to_plan(g, w, seat, team)
+    assert (w["plan_hand"] == g["hand"][seat]).all(), ("hand", seat, team)
+    for name in TABLE:
+        assert (w["plan_" + name] == g[name][team]).all(), (name, seat, team)
+    assert (w["entries"] == -7).all() and (w["cand_prop"] == -9).all()
+
+
 @pytest.mark.parametrize(("players", "partnerships"), [(4, 2), (6, 2), (6, 3)])
 def test_table_to_plan_copies_the_seat_and_its_partnership(players, partnerships):
     """Every seat of a real partnership layout, its partnership as the engine assigns it
@@ -41,12 +52,7 @@ def test_table_to_plan_copies_the_seat_and_its_partnership(players, partnerships
         g = _random_game(10 * players + seat, rules)
         team = team_of(g, seat)
         assert team == seat % partnerships
-        w = _work_with_sentinels()
-        mr.table_to_plan(g, w, seat, team)
-        assert (w["plan_hand"] == g["hand"][seat]).all(), ("hand", seat, team)
-        for name in TABLE:
-            assert (w["plan_" + name] == g[name][team]).all(), (name, seat, team)
-        assert (w["entries"] == -7).all() and (w["cand_prop"] == -9).all()
+        _assert_copies_seat_and_team(g, seat, team)
         if seat != team:
             # the rows a swap would copy hold other values (random, so this is a guard)
             assert not (g["hand"][team] == g["hand"][seat]).all()
@@ -60,12 +66,7 @@ def test_table_to_plan_takes_seat_and_partnership_apart(seat):
     must use each for its own rows), so no seat/partnership pair of the limits is left out."""
     team = (seat + 1) % MAX_TEAMS
     g = _random_game(50 + seat)
-    w = _work_with_sentinels()
-    mr.table_to_plan(g, w, seat, team)
-    assert (w["plan_hand"] == g["hand"][seat]).all(), ("hand", seat, team)
-    for name in TABLE:
-        assert (w["plan_" + name] == g[name][team]).all(), (name, seat, team)
-    assert (w["entries"] == -7).all() and (w["cand_prop"] == -9).all()
+    _assert_copies_seat_and_team(g, seat, team)
 
 
 @pytest.mark.parametrize("team", range(MAX_TEAMS))
