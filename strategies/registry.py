@@ -93,7 +93,8 @@ class StrategyInfo:
 
 
 # Search players: their base candidate and rollouts play a base policy (``base_policy``).
-POLICY_MODULES = frozenset({"strategies.search.pimc", "strategies.search.oracle"})
+POLICY_MODULES = frozenset({"strategies.search.pimc", "strategies.search.oracle",
+                            "strategies.search.oracle_hands"})
 # The module whose play a base policy must be: its decisions are a tactician vector.
 TACTICIAN_MODULE = "strategies.tactician"
 BASE_POLICY_KEY = "base_policy"
@@ -110,6 +111,7 @@ PARAM_SPECS: dict[str, tuple[Param, ...]] = {
     "strategies.tactician": TACTICIAN_PARAMS,
     "strategies.search.pimc": SEARCH_PARAMS,
     "strategies.search.oracle": SEARCH_PARAMS,
+    "strategies.search.oracle_hands": SEARCH_PARAMS,
 }
 
 # Defaults measured against greedy (README, strategy ladder): leaving natural books one card
@@ -149,6 +151,11 @@ REGISTRY: dict[str, StrategyInfo] = {
                            "the pimc search seeing every hidden card: a ceiling for "
                            "measurement, never a fair player", SEARCH_DEFAULTS,
                            sees_hidden=True, base_policy=TUNED),
+    "oracle-hands": StrategyInfo("oracle-hands", "strategies.search.oracle_hands",
+                                 "the pimc search seeing the other hands and every Foot but not "
+                                 "the stock's order: a ceiling for what inference could gain, "
+                                 "for measurement, never a fair player", SEARCH_DEFAULTS,
+                                 sees_hidden=True, base_policy=TUNED),
 }
 
 

@@ -54,6 +54,7 @@ def test_a_strategy_against_itself_sits_at_fifty_percent(tmp_path, capsys):
     (["compare", "greedy", "random", "--sprt", "0,5", "--alpha", "0.7"], "alpha"),
     (["compare", "greedy", "random", "--sprt", "0,5", "--until-ci", "0.1"], "not both"),
     (["compare", "oracle", "greedy"], "--allow-oracle"),
+    (["compare", "pimc", "oracle-hands"], "--allow-oracle"),
     (["compare", "tuned", "greedy", "--rules", "custom3.toml"], "not a named profile"),
     (["compare", "greedy", "random", "--rules", "nope"], "unknown rule profile"),
     (["compare", "greedy", "random", "--report", "a/b"], "plain folder name"),
@@ -66,6 +67,9 @@ def test_a_strategy_against_itself_sits_at_fifty_percent(tmp_path, capsys):
     (["report", "missing"], "no report 'missing'"),
     (["sweep", "--strategy", "tactician", "--param", "hold_wilds=1", "--against", "oracle"],
      "--allow-oracle"),
+    (["sweep", "--strategy", "tactician", "--param", "hold_wilds=1", "--against",
+      "oracle-hands"], "--allow-oracle"),
+    (["ladder", "greedy", "oracle-hands"], "--allow-oracle"),
     (["ask", "what"], "No such command"),
 ])
 def test_mistakes_are_one_line_with_exit_code_2(tmp_path, capsys, monkeypatch, args, says):

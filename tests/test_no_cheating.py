@@ -1,4 +1,4 @@
-"""No cheating: every registered strategy (but the oracle, by name), in every profile, with every
+"""No cheating: every registered strategy (but the two oracles, by name), in every profile, with every
 parameter setting that changes its play, decides only from what its seat may know.
 
 At every decision of real games, every hook of the deciding seat is asked twice — on the game
@@ -34,19 +34,23 @@ from tests import hidden_cards as hc
 
 # Strategies left out, by name, and why. Nothing else is: a new registered strategy is checked.
 EXCLUDED = {"oracle": "sees every hidden card by design (a measuring ceiling, never a fair "
-                      "player); tests/test_search.py shows this check catches it"}
+                      "player); tests/test_search.py shows this check catches it",
+            "oracle-hands": "sees the other hands and every Foot by design (the ceiling of "
+                            "inference); tests/test_search_race.py shows its choices move "
+                            "when they change"}
 
 # Values tried for parameters whose range is too wide to try every value (any other parameter
 # is tried at every value of a range of 4 or fewer, else at its low end, middle and high end).
 WIDE = {"min_pile": (3, 10), "open_extra": (30, 150), "worlds": (3,), "horizon": (4,),
-        "caution": (0.0, 3.0), "epsilon": (0.5,)}
+        "caution": (0.0, 3.0), "epsilon": (0.5,), "race": (1,), "prune": (0.5,)}
 
 # The search players: few imagined worlds and only the pending decision's hook (a search
 # played out of its decision's context would roll out a proposal of another decision).
 # Their rollouts make each decision cost about a thousand heuristic ones, so a pimc game is
 # checked on its first decisions of each deal, and its parameter variants in `standard` only
 # (tests/test_search.py checks pimc's every decision kind on its own games as well).
-SEARCH_MODULES = {"strategies.search.pimc", "strategies.search.oracle"}
+SEARCH_MODULES = {"strategies.search.pimc", "strategies.search.oracle",
+                  "strategies.search.oracle_hands"}
 SEARCH_FAST = {"worlds": 2}
 SEARCH_POINTS = 45
 
@@ -151,11 +155,11 @@ def test_no_cheating_hidden_cards_do_not_change_any_decision(label, info, profil
         assert stats[hc.ST_ASKER] >= 0.9 * stats[hc.ST_GRANT_VIEWS] > 0, stats
 
 
-def test_the_registry_loop_leaves_out_only_the_oracle_and_includes_pimc():
+def test_the_registry_loop_leaves_out_only_the_oracles_and_includes_pimc():
     seeing = {name for name, info in REGISTRY.items() if info.sees_hidden}
-    assert seeing == set(EXCLUDED) == {"oracle"}
+    assert seeing == set(EXCLUDED) == {"oracle", "oracle-hands"}
     checked = {label.split("-")[0] for label, _, _ in settings()}
-    assert checked == set(REGISTRY) - {"oracle"}
+    assert checked == set(REGISTRY) - {"oracle", "oracle-hands"}
     assert "pimc" in checked and "tactician-hold_wilds=3" in {s[0] for s in settings()}
     labels = {s[0] for s in settings()}
     bases = {label for label in labels if label.startswith("pimc-base_policy=")}

@@ -88,7 +88,7 @@ def analyze(position: Position, worlds: int = 256, rollout: int | None = None,
     from sim.engine.layout import S_DECIDER, S_DECISION
     from sim.play.api import make_table
     from strategies.registry import load, with_base_policy
-    from strategies.search.pimc import candidate_values
+    from strategies.search.pimc import VIEW_FAIR, candidate_values
 
     if worlds < 2:
         raise PositionError(f"--worlds must be at least 2 (got {worlds})")
@@ -111,7 +111,7 @@ def analyze(position: Position, worlds: int = 256, rollout: int | None = None,
     count = 0
     for first in range(0, worlds, MAX_WORLDS):
         chunk = min(MAX_WORLDS, worlds - first)
-        count = candidate_values(table.g, table.w, table.t, table.copies, seat, False, chunk,
+        count = candidate_values(table.g, table.w, table.t, table.copies, seat, VIEW_FAIR, chunk,
                                  first, policy, float(params["epsilon"]), depth)
         if count == 0:
             raise PositionError("no imagined world fits the position (the asker cannot go "

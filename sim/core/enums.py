@@ -59,3 +59,15 @@ Ending = enumeration("Ending", ("none", "out", "stock", "truncated"))
 # Closed books by kind (``g.books`` columns, the record's books_* fields). BLACK3 earns the dirty
 # bonus and counts as clean toward going out (R-V7).
 Book = enumeration("Book", ("clean", "dirty", "wild", "black3"))
+
+# The kinds of candidate a search player weighs (strategies.search.candidates; ``w.cand_kind``).
+# BASE is the base policy's own choice, always candidate 0; the others are the alternatives.
+Candidate = enumeration("Candidate", (
+    "base", "pick up", "draw", "ask to go out", "greedy meld line", "lay nothing",
+    "hold wilds", "books one short", "grant", "refuse", "go out", "discard"))
+
+# A search player's tallies per decision kind (``w.search_stats`` columns): decisions asked,
+# those with more than one candidate (searched), those where it left the base move, and the
+# worlds and rollouts it played on them.
+SearchStat = enumeration("SearchStat", ("decisions", "searched", "left base", "worlds",
+                                        "rollouts"))

@@ -13,6 +13,7 @@ seat can see), so two games that differ only in hidden cards give the same world
 
 from __future__ import annotations
 
+import numpy as np
 from numba import njit
 
 from sim.core.cards import JOKER, N_KINDS, N_RANKS, RANK_KIND, RED3, TWO
@@ -30,6 +31,8 @@ from sim.engine.layout import (
 )
 from sim.engine.legal import foot_count, held_count
 from sim.engine.position import copy_position
+
+STOCK_SALT = np.uint64(0x9E3779B97F4A7C15)  # an oracle-hands world's stock order differs from its key's
 
 
 @njit(cache=True)
@@ -128,3 +131,26 @@ def copy_truth(g, dst, index: int, key) -> None:
     state[rng.STREAM_DEAL] = key
     rng.next_u64(state, rng.STREAM_DEAL)
     dst[index].sc[S_CHECKED] = 0
+
+
+@njit(cache=True)
+def copy_truth_but_stock(g, w, dst, index: int, key) -> None:
+    """``dst[index]`` becomes ``g`` with the true hands and Feet but the stock's cards in an
+    order drawn from ``key`` alone (the cards laid out by kind, then shuffled, so the true order
+    leaves no trace), and the deal stream re-keyed: the world an ``oracle-hands`` searches, a
+    ceiling for inference (no player can know the stock's order)."""
+    copy_truth(g, dst, index, key)
+    stock = dst[index].stock
+    counts = w.tmp_booked  # scratch of N_KINDS ints
+    for k in range(N_KINDS):
+        counts[k] = 0
+    n = g.sc[S_STOCK_N]
+    for j in range(n):
+        counts[g.stock[j]] += 1
+    j = 0
+    for k in range(N_KINDS):
+        for _ in range(counts[k]):
+            stock[j] = k
+            j += 1
+    w.rng[rng.STREAM_WORLD] = rng.mix64(key ^ STOCK_SALT)
+    rng.shuffle(w.rng, rng.STREAM_WORLD, stock, n)

@@ -19,7 +19,7 @@ from __future__ import annotations
 import numpy as np
 
 from sim.core import cards
-from sim.core.enums import NO_DECISION, Book, Decision
+from sim.core.enums import NO_DECISION, Book, Candidate, Decision, SearchStat
 from sim.core.rules import (
     MAX_SEATS,
     MAX_TEAMS,
@@ -116,18 +116,25 @@ N_WORK_SCALARS = 8
 # A search player's candidates (strategies.search): proposals, values, and the unseen cards.
 MAX_CANDIDATES = 8
 CAND_ENTRIES = 32
-MAX_WORLDS = 64
+MAX_WORLDS = 256  # a search's budget of worlds per decision, at most
 SEARCH_FIELDS = [
     ("cand_prop", np.int32, (MAX_CANDIDATES, CAND_ENTRIES, ENTRY_WIDTH)),
     ("cand_line_end", np.int32, (MAX_CANDIDATES, CAND_ENTRIES)),
     ("cand_lines", np.int64, (MAX_CANDIDATES,)),
     ("cand_entries", np.int64, (MAX_CANDIDATES,)),
     ("cand_value", np.int64, (MAX_CANDIDATES,)),  # what the hook returns for the candidate
+    ("cand_kind", np.int32, (MAX_CANDIDATES,)),  # Candidate
+    ("cand_alive", np.int32, (MAX_CANDIDATES,)),  # 1 while the candidate still races
     ("world_values", np.float64, (MAX_CANDIDATES, MAX_WORLDS)),
     ("pool", np.int8, (MAX_CARDS,)),  # the unseen cards of a world, shuffled
     ("saved_params", np.float64, (MAX_SEATS, N_PARAMS)),  # the seats' own, during rollouts
     # A decision being played both ways (sim.play.branching): the proposal, kept aside.
     ("branch_prop", np.int32, (MAX_ENTRIES, ENTRY_WIDTH)),
+    # Tallies kept by the table's search seats, all seats together (never reset by a deal):
+    # per decision kind, SearchStat columns, and the kind of candidate taken instead of the
+    # base move.
+    ("search_stats", np.int64, (N_DECISIONS, len(SearchStat))),
+    ("search_left_for", np.int64, (N_DECISIONS, len(Candidate))),
 ]
 
 WORK_DTYPE = np.dtype(

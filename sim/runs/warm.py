@@ -15,12 +15,12 @@ def warm() -> float:
     start = time.perf_counter()
     from sim.core.rules import Rules
     from sim.play.api import make_table, play
-    from strategies.registry import REGISTRY, load, with_params
+    from strategies.registry import POLICY_MODULES, REGISTRY, load, with_params
 
     rules = Rules()
     for name in REGISTRY:
         info = load(name)
-        if name in ("pimc", "oracle"):
+        if info.module in POLICY_MODULES:
             info = with_params(info, name, {"worlds": 2})
         seats = [info, "greedy"] * 2
         for checked, direct in ((False, True), (True, True), (False, False)):

@@ -16,7 +16,7 @@ from __future__ import annotations
 from numba import njit
 
 from sim.core.cards import JOKER, N_KINDS, RED3, TWO
-from sim.core.enums import Decision
+from sim.core.enums import Candidate, Decision
 from sim.engine.flow import clear_proposal
 from sim.engine.layout import (
     CAND_ENTRIES,
@@ -48,9 +48,10 @@ def _same_as(w, c: int, n: int, value: int, entries) -> bool:
 
 
 @njit(cache=True)
-def add(w, count: int, entries, n: int, value: int, as_line: bool) -> int:
-    """Add a candidate (``n`` entries: one meld line when ``as_line``, else a pick-up's
-    entries) unless an identical one is there; returns the new count."""
+def add(w, count: int, entries, n: int, value: int, as_line: bool, kind: int) -> int:
+    """Add a candidate of ``kind`` (``Candidate``; ``n`` entries: one meld line when
+    ``as_line``, else a pick-up's entries) unless an identical one is there; returns the new
+    count."""
     if n > CAND_ENTRIES or count >= MAX_CANDIDATES:
         return count
     for c in range(count):
@@ -63,6 +64,7 @@ def add(w, count: int, entries, n: int, value: int, as_line: bool) -> int:
     w.cand_value[count] = value
     w.cand_lines[count] = 1 if as_line and n > 0 else 0
     w.cand_line_end[count, 0] = n
+    w.cand_kind[count] = kind
     return count + 1
 
 
@@ -81,10 +83,10 @@ def load(w, c: int) -> None:
 
 
 @njit(cache=True)
-def _add_line(g, w, seat: int, count: int, n: int, value: int) -> int:
+def _add_line(g, w, seat: int, count: int, n: int, value: int, kind: int) -> int:
     if n > 0 and check_line(g, w, seat, w.entries, n) != OK:
         return count
-    return add(w, count, w.entries, n, value, True)
+    return add(w, count, w.entries, n, value, True, kind)
 
 
 @njit(cache=True)
@@ -121,8 +123,9 @@ def _add_proposal(w, count: int, value: int) -> int:
         w.cand_entries[count] = n
         w.cand_value[count] = value
         w.cand_lines[count] = lines
+        w.cand_kind[count] = Candidate.BASE
         return count + 1
-    return add(w, count, w.prop, n, value, lines == 1)
+    return add(w, count, w.prop, n, value, lines == 1, Candidate.BASE)
 
 
 @njit(cache=True)
@@ -142,30 +145,35 @@ def gather(g, w, t, x, seat: int, discards: int, variants: bool, baseline: int) 
     if decision == Decision.PICK_UP:
         n = pl.plan_pickup(g, w, seat, pl.ENTRIES)
         if n > 0:
-            count = add(w, count, w.entries, n, n, False)
-        count = add(w, count, w.entries, 0, 0, False)  # draw
+            count = add(w, count, w.entries, n, n, False, Candidate.PICK_UP)
+        count = add(w, count, w.entries, 0, 0, False, Candidate.DRAW)
     elif decision == Decision.MELD:
         if may_go_out(g, seat):
             n_out, _ = plan_go_out(g, w, seat, pl.ENTRIES2)
             if n_out >= 0:
-                count = add(w, count, w.entries, 0, 1, True)  # ask to go out
-        count = _add_line(g, w, seat, count, plan_turn_melds(g, w, seat), 0)
-        count = add(w, count, w.entries, 0, 0, True)  # lay nothing
+                count = add(w, count, w.entries, 0, 1, True, Candidate.ASK_TO_GO_OUT)
+        count = _add_line(g, w, seat, count, plan_turn_melds(g, w, seat), 0,
+                          Candidate.GREEDY_MELD_LINE)
+        count = add(w, count, w.entries, 0, 0, True, Candidate.LAY_NOTHING)
         if variants:
-            count = _add_line(g, w, seat, count, _hold_wilds_line(g, w, seat), 0)
+            count = _add_line(g, w, seat, count, _hold_wilds_line(g, w, seat), 0,
+                              Candidate.HOLD_WILDS)
             pl.plan_reset(g, w, seat)
             n = pl.plan_naturals_upto(g, w, pl.ENTRIES, 0, 6)
-            count = _add_line(g, w, seat, count, pl.trim_for_foot(g, seat, w.entries, n), 0)
+            count = _add_line(g, w, seat, count, pl.trim_for_foot(g, seat, w.entries, n), 0,
+                              Candidate.BOOKS_ONE_SHORT)
     elif decision == Decision.GRANT:
         first = 1 if going_out_wins_deal(g, seat) else 0
-        count = add(w, count, w.entries, 0, first, False)
-        count = add(w, count, w.entries, 0, 1 - first, False)
+        count = add(w, count, w.entries, 0, first, False,
+                    Candidate.GRANT if first else Candidate.REFUSE)
+        count = add(w, count, w.entries, 0, 1 - first, False,
+                    Candidate.REFUSE if first else Candidate.GRANT)
     elif decision == Decision.GO_OUT:
         n, last = plan_go_out(g, w, seat, pl.ENTRIES)
-        count = add(w, count, w.entries, max(n, 0), last, True)
+        count = add(w, count, w.entries, max(n, 0), last, True, Candidate.GO_OUT)
     elif decision == Decision.DISCARD:
         if must_discard_red3(g, seat):
-            return add(w, count, w.entries, 0, RED3, False)
+            return add(w, count, w.entries, 0, RED3, False, Candidate.DISCARD)
         for _ in range(discards):
             best = -1
             best_score = 1 << 30
@@ -184,5 +192,5 @@ def gather(g, w, t, x, seat: int, discards: int, variants: bool, baseline: int) 
                     best_score = score
             if best < 0:
                 break
-            count = add(w, count, w.entries, 0, best, False)
+            count = add(w, count, w.entries, 0, best, False, Candidate.DISCARD)
     return count

@@ -5,29 +5,29 @@ registry marks it ``sees_hidden`` and comparisons refuse it unless asked for exp
 from __future__ import annotations
 
 from sim.engine.hooktypes import hook
-from strategies.search.pimc import search
+from strategies.search.pimc import VIEW_ALL, search
 
 
 @hook
 def choose_pickup(g, w, t, x, seat):
-    return search(g, w, t, x, seat, True)
+    return search(g, w, t, x, seat, VIEW_ALL)
 
 
 @hook
 def propose_melds(g, w, t, x, seat):
-    return search(g, w, t, x, seat, True)
+    return search(g, w, t, x, seat, VIEW_ALL)
 
 
 @hook
 def grant(g, w, t, x, seat):
-    return search(g, w, t, x, seat, True)
+    return search(g, w, t, x, seat, VIEW_ALL)
 
 
 @hook
 def go_out(g, w, t, x, seat):
-    return search(g, w, t, x, seat, True)
+    return search(g, w, t, x, seat, VIEW_ALL)
 
 
 @hook
 def choose_discard(g, w, t, x, seat):
-    return search(g, w, t, x, seat, True)
+    return search(g, w, t, x, seat, VIEW_ALL)

@@ -12,6 +12,8 @@ P_HORIZON = 4
 P_MELD_VARIANTS = 5
 P_CAUTION = 6
 P_BASELINE = 7
+P_RACE = 8
+P_PRUNE = 9
 
 # ``baseline`` and ``rollout`` name a policy by number; "the base policy" is the tactician
 # vector the seat's strategy names (``base_policy`` in a strategy file, strategies.registry),
@@ -22,8 +24,9 @@ BASELINE_GREEDY, BASELINE_POLICY = 0, 1
 ROLLOUT_GREEDY, ROLLOUT_RANDOM, ROLLOUT_EPSILON, ROLLOUT_POLICY = 0, 1, 2, 3
 
 SEARCH_PARAMS: tuple[Param, ...] = (
-    Param("worlds", P_WORLDS, 1, 64, True,
-          "imagined worlds per decision: every candidate is played on in the same worlds"),
+    Param("worlds", P_WORLDS, 1, 256, True,
+          "imagined worlds per decision, at most (the budget): every candidate is played on "
+          "in the same worlds"),
     Param("discards", P_DISCARDS, 1, 6, True,
           "discard candidates searched: the least useful cards by the greedy ranking"),
     Param("rollout", P_ROLLOUT, 0, 3, True,
@@ -44,8 +47,17 @@ SEARCH_PARAMS: tuple[Param, ...] = (
     Param("baseline", P_BASELINE, 0, 1, True,
           "the heuristic whose choice is the first candidate, kept unless another is clearly "
           "better: 0 greedy, 1 the base policy (base_policy)"),
+    Param("race", P_RACE, 0, 256, True,
+          "worlds added per round of a race: after each round a candidate that trails the "
+          "leader by more than 'prune' standard errors stops getting worlds, and the race ends "
+          "once no candidate but the leader is left against the base move and the leader is "
+          "clear of it (or the budget, 'worlds', is spent); 0: every candidate plays every "
+          "world"),
+    Param("prune", P_PRUNE, 0, 10, False,
+          "with race: standard errors of the paired difference by which a candidate may trail "
+          "the leader before it stops getting worlds"),
 )
 
 SEARCH_DEFAULTS = {"worlds": 16, "discards": 3, "rollout": 3, "epsilon": 0.1, "horizon": 0,
                    "meld_variants": 1, "caution": 1.0,
-                   "baseline": 1}
+                   "baseline": 1, "race": 0, "prune": 2.0}

@@ -7,6 +7,12 @@ candidate on in each of them to the end of the deal with a fast base policy
 candidate meets the same worlds and the same rollout randomness (common random numbers), so
 the comparison between candidates is far sharper than each candidate's own estimate.
 
+With ``race`` the worlds are a budget spent where the decision is close (as SPARTA does,
+Lerer et al. 2020): worlds are added ``race`` at a time; after each round a candidate that
+trails the leader by more than ``prune`` standard errors of the paired difference stops
+getting worlds, and the race ends once the leader alone is left against the base move and is
+clear of it, or ``worlds`` is spent. A decision with one sensible candidate costs nothing.
+
 The base policy (the first candidate, kept unless another is clearly better, and the play of
 every seat in the rollouts) is the seat's own ``w.base_params[seat]``: a tactician vector its
 strategy names (``base_policy``), read at run time. Rollout search improves on its base policy
@@ -22,9 +28,9 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from sim.core.enums import Decision
+from sim.core.enums import Decision, SearchStat
 from sim.engine import rng
-from sim.engine.determinize import copy_truth, deal_world
+from sim.engine.determinize import copy_truth, copy_truth_but_stock, deal_world
 from sim.engine.flow import apply_decision
 from sim.engine.hooktypes import hook
 from sim.engine.layout import (
@@ -51,6 +57,8 @@ from strategies.search.params import (
     P_EPSILON,
     P_HORIZON,
     P_MELD_VARIANTS,
+    P_PRUNE,
+    P_RACE,
     P_ROLLOUT,
     P_WORLDS,
     ROLLOUT_POLICY,
@@ -60,6 +68,11 @@ from strategies.search.rollout import play_on, value_for
 ROLLOUT_SALT = 0x5DEECE66D  # the rollouts' random stream differs from the world's shuffle
 ASKER_TRIES = 64  # worlds drawn, at most, to find one where the asker can go out
 
+# What a searching seat's worlds are built from: its own view (a fair player); the true
+# position, the stock's order too (``oracle``); the true hands and Feet with the stock
+# reshuffled (``oracle-hands``: what perfect inference of the hands could know at most).
+VIEW_FAIR, VIEW_ALL, VIEW_HANDS = 0, 1, 2
+
 
 @njit(cache=True)
 def decision_step(g) -> int:
@@ -68,12 +81,15 @@ def decision_step(g) -> int:
 
 
 @njit(cache=True)
-def _world(g, w, x, seat: int, sees_hidden: bool, key) -> bool:
-    """Deal world ``x[0]`` from ``key``. A partner answering an ask knows the asker can go out
-    (it asked), so only worlds where the asker's imagined cards allow it are drawn; False when
-    none is found in ASKER_TRIES draws."""
-    if sees_hidden:
+def _world(g, w, x, seat: int, view: int, key) -> bool:
+    """Deal world ``x[0]`` from ``key`` as the seat's ``view`` allows. A partner answering an
+    ask knows the asker can go out (it asked), so only worlds where the asker's imagined cards
+    allow it are drawn; False when none is found in ASKER_TRIES draws."""
+    if view == VIEW_ALL:
         copy_truth(g, x, 0, key)
+        return True
+    if view == VIEW_HANDS:
+        copy_truth_but_stock(g, w, x, 0, key)
         return True
     if g.sc[S_DECISION] != Decision.GRANT:
         deal_world(g, w, seat, x, 0, key)
@@ -88,64 +104,105 @@ def _world(g, w, x, seat: int, sees_hidden: bool, key) -> bool:
 
 
 @njit(cache=True)
-def evaluate(g, w, t, x, seat: int, sees_hidden: bool, worlds: int, first_world: int,
-             policy: int, epsilon: float, horizon: int, count: int) -> bool:
-    """Play each of the ``count`` candidates on in worlds ``first_world`` ..
-    ``first_world + worlds - 1``; ``w.world_values[c, k - first_world]`` gets the outcome of
-    candidate c in world k. The trace is off and the strategies' stream is put back after.
-    False when no world consistent with the decision could be drawn."""
+def _begin(w, t, seat: int, policy: int) -> int:
+    """Before rollouts: the trace off and, for ``ROLLOUT_POLICY``, every seat's parameters
+    set to the searcher's base policy (the seats' own kept aside); returns the trace flag."""
     trace_on = t.sc[T_ON]
     t.sc[T_ON] = 0
-    saved = w.rng[rng.STREAM_STRATEGY]
     if policy == ROLLOUT_POLICY:  # every seat plays the searcher's base policy in the rollouts
         for s in range(w.params.shape[0]):
             for j in range(w.params.shape[1]):
                 w.saved_params[s, j] = w.params[s, j]
                 w.params[s, j] = w.base_params[seat, j]
+    return trace_on
+
+
+@njit(cache=True)
+def _end(w, t, policy: int, trace_on: int) -> None:
+    """After rollouts: what ``_begin`` changed, put back."""
+    if policy == ROLLOUT_POLICY:
+        for s in range(w.params.shape[0]):
+            for j in range(w.params.shape[1]):
+                w.params[s, j] = w.saved_params[s, j]
+    t.sc[T_ON] = trace_on
+
+
+@njit(cache=True)
+def _play_worlds(g, w, t, x, seat: int, view: int, first: int, n: int, key_offset: int,
+                 policy: int, epsilon: float, horizon: int, count: int) -> int:
+    """Play every racing candidate (``w.cand_alive``) on in worlds ``first`` .. ``first + n -
+    1`` (world k drawn from key number ``key_offset + k``); ``w.world_values[c, k]`` gets
+    candidate c's outcome. Every candidate meets the same world and the same rollout stream.
+    Returns the rollouts played, or -1 when no world consistent with the decision was found."""
+    saved = w.rng[rng.STREAM_STRATEGY]
     step = decision_step(g)
-    found = True
-    for k in range(worlds):
+    rollouts = 0
+    for k in range(first, first + n):
         key = rng.world_key(g.sc[S_SEED], g.sc[S_GAME], g.sc[S_DEAL], g.sc[S_TURN], step,
-                            first_world + k)
-        if not _world(g, w, x, seat, sees_hidden, key):
-            found = False
+                            key_offset + k)
+        if not _world(g, w, x, seat, view, key):
+            rollouts = -1
             break
         for c in range(count):
+            if w.cand_alive[c] == 0:
+                continue
             copy_position(x, 1, x[0])
             cands.load(w, c)
             w.rng[rng.STREAM_STRATEGY] = key ^ ROLLOUT_SALT
             apply_decision(x[1], w, t, w.cand_value[c])
             play_on(x[1], w, t, x, policy, epsilon, horizon)
             w.world_values[c, k] = value_for(x[1], seat)
+            rollouts += 1
     w.rng[rng.STREAM_STRATEGY] = saved
-    if policy == ROLLOUT_POLICY:
-        for s in range(w.params.shape[0]):
-            for j in range(w.params.shape[1]):
-                w.params[s, j] = w.saved_params[s, j]
-    t.sc[T_ON] = trace_on
-    return found
+    return rollouts
+
+
+@njit(cache=True)
+def evaluate(g, w, t, x, seat: int, view: int, worlds: int, first_world: int,
+             policy: int, epsilon: float, horizon: int, count: int) -> bool:
+    """Play each of the ``count`` candidates on in worlds ``first_world`` ..
+    ``first_world + worlds - 1``; ``w.world_values[c, k - first_world]`` gets the outcome of
+    candidate c in world k. The trace is off and the strategies' stream is put back after.
+    False when no world consistent with the decision could be drawn."""
+    for c in range(count):
+        w.cand_alive[c] = 1
+    trace_on = _begin(w, t, seat, policy)
+    played = _play_worlds(g, w, t, x, seat, view, 0, worlds, first_world, policy, epsilon,
+                          horizon, count)
+    _end(w, t, policy, trace_on)
+    return played >= 0
+
+
+@njit(cache=True)
+def paired(w, a: int, b: int, worlds: int) -> tuple[float, float]:
+    """Mean and standard error of candidate ``a``'s outcome minus ``b``'s over the first
+    ``worlds`` worlds (the same worlds for both: the difference is sharp)."""
+    total = 0.0
+    total_sq = 0.0
+    for k in range(worlds):
+        d = w.world_values[a, k] - w.world_values[b, k]
+        total += d
+        total_sq += d * d
+    mean = total / worlds
+    se = 0.0
+    if worlds > 1:
+        var = (total_sq - worlds * mean * mean) / (worlds - 1)
+        se = np.sqrt(max(var, 0.0) / worlds)
+    return mean, se
 
 
 @njit(cache=True)
 def choose(w, count: int, worlds: int, caution: float) -> int:
-    """The candidate with the best lower bound on its gain over candidate 0 (the base
+    """The racing candidate with the best lower bound on its gain over candidate 0 (the base
     heuristic's choice): mean paired difference over the worlds minus ``caution`` standard
     errors. With few worlds a rare swing makes some candidate look best by luck; the bound
     keeps the search from trading a sound choice for a lucky one."""
     best = 0
     best_bound = 0.0
     for c in range(1, count):
-        total = 0.0
-        total_sq = 0.0
-        for k in range(worlds):
-            d = w.world_values[c, k] - w.world_values[0, k]
-            total += d
-            total_sq += d * d
-        mean = total / worlds
-        se = 0.0
-        if worlds > 1:
-            var = (total_sq - worlds * mean * mean) / (worlds - 1)
-            se = np.sqrt(max(var, 0.0) / worlds)
+        if w.cand_alive[c] == 0:
+            continue
+        mean, se = paired(w, c, 0, worlds)
         bound = mean - caution * se
         if bound > best_bound:
             best = c
@@ -154,52 +211,125 @@ def choose(w, count: int, worlds: int, caution: float) -> int:
 
 
 @njit(cache=True)
-def search(g, w, t, x, seat: int, sees_hidden: bool) -> int:
+def keep_racing(w, count: int, worlds: int, prune: float, caution: float) -> bool:
+    """After ``worlds`` worlds: stop the candidates that trail the leader (the best mean, the
+    base move's counted as 0) by more than ``prune`` standard errors of their paired
+    difference, and those that tied it in every world so far (a discard of a card that plays
+    no part, say: the same outcome whichever is taken); True while the race is open: more than one alternative to the base move is
+    left, or one is left that is not yet ``caution`` standard errors clear of it."""
+    leader = 0
+    lead = 0.0
+    for c in range(1, count):
+        if w.cand_alive[c] == 1:
+            mean, _ = paired(w, c, 0, worlds)
+            if mean > lead:
+                leader = c
+                lead = mean
+    left = 0
+    for c in range(1, count):
+        if w.cand_alive[c] == 0 or c == leader:
+            continue
+        mean, se = paired(w, c, leader, worlds)
+        if mean + prune * se <= 0.0:  # behind, or the same as the leader in every world
+            w.cand_alive[c] = 0
+        else:
+            left += 1
+    if leader == 0:
+        return left > 0
+    if left > 0:
+        return True
+    mean, se = paired(w, leader, 0, worlds)
+    return mean - caution * se <= 0.0
+
+
+@njit(cache=True)
+def race(g, w, t, x, seat: int, view: int, budget: int, step: int, prune: float,
+         caution: float, policy: int, epsilon: float, horizon: int, count: int) -> int:
+    """Worlds added ``step`` at a time, up to ``budget``, while ``keep_racing`` says the
+    choice is open; returns the worlds played (-1 when no consistent world was found)."""
+    for c in range(count):
+        w.cand_alive[c] = 1
+    trace_on = _begin(w, t, seat, policy)
+    done = 0
+    rollouts = 0
+    while done < budget:
+        n = min(step, budget - done)
+        played = _play_worlds(g, w, t, x, seat, view, done, n, 0, policy, epsilon, horizon,
+                              count)
+        if played < 0:
+            done = -1
+            break
+        done += n
+        rollouts += played
+        if done < budget and not keep_racing(w, count, done, prune, caution):
+            break
+    _end(w, t, policy, trace_on)
+    if done > 0:
+        decision = g.sc[S_DECISION]
+        w.search_stats[decision, SearchStat.WORLDS] += done
+        w.search_stats[decision, SearchStat.ROLLOUTS] += rollouts
+    return done
+
+
+@njit(cache=True)
+def search(g, w, t, x, seat: int, view: int) -> int:
     """Choose among the candidates by their mean outcome over the worlds; the choice is left
     in ``w.prop`` and its value returned."""
     params = w.params[seat]
+    decision = g.sc[S_DECISION]
     count = cands.gather(g, w, t, x, seat, int(params[P_DISCARDS]),
                          params[P_MELD_VARIANTS] > 0, int(params[P_BASELINE]))
-    worlds = min(max(int(params[P_WORLDS]), 1), MAX_WORLDS)
-    if count > 1 and evaluate(g, w, t, x, seat, sees_hidden, worlds, 0,
-                              int(params[P_ROLLOUT]), params[P_EPSILON],
-                              int(params[P_HORIZON]), count):
+    w.search_stats[decision, SearchStat.DECISIONS] += 1
+    if count <= 1:
+        cands.load(w, 0)
+        return w.cand_value[0]
+    w.search_stats[decision, SearchStat.SEARCHED] += 1
+    budget = min(max(int(params[P_WORLDS]), 1), MAX_WORLDS)
+    step = int(params[P_RACE])
+    if step <= 0:
+        step = budget
+    worlds = race(g, w, t, x, seat, view, budget, step, params[P_PRUNE], params[P_CAUTION],
+                  int(params[P_ROLLOUT]), params[P_EPSILON], int(params[P_HORIZON]), count)
+    if worlds > 0:
         best = choose(w, count, worlds, params[P_CAUTION])
-    elif count > 1 and g.sc[S_DECISION] == Decision.GRANT:  # no world where the asker can go out
+    elif decision == Decision.GRANT:  # no world where the asker can go out
         return 1 if going_out_wins_deal(g, seat) else 0
     else:
         best = 0
+    if best != 0:
+        w.search_stats[decision, SearchStat.LEFT_BASE] += 1
+        w.search_left_for[decision, w.cand_kind[best]] += 1
     cands.load(w, best)
     return w.cand_value[best]
 
 
 @hook
 def choose_pickup(g, w, t, x, seat):
-    return search(g, w, t, x, seat, False)
+    return search(g, w, t, x, seat, VIEW_FAIR)
 
 
 @hook
 def propose_melds(g, w, t, x, seat):
-    return search(g, w, t, x, seat, False)
+    return search(g, w, t, x, seat, VIEW_FAIR)
 
 
 @hook
 def grant(g, w, t, x, seat):
-    return search(g, w, t, x, seat, False)
+    return search(g, w, t, x, seat, VIEW_FAIR)
 
 
 @hook
 def go_out(g, w, t, x, seat):
-    return search(g, w, t, x, seat, False)
+    return search(g, w, t, x, seat, VIEW_FAIR)
 
 
 @hook
 def choose_discard(g, w, t, x, seat):
-    return search(g, w, t, x, seat, False)
+    return search(g, w, t, x, seat, VIEW_FAIR)
 
 
 @njit(cache=True)
-def candidate_values(g, w, t, x, seat: int, sees_hidden: bool, worlds: int, first_world: int,
+def candidate_values(g, w, t, x, seat: int, view: int, worlds: int, first_world: int,
                      policy: int, epsilon: float, horizon: int) -> int:
     """The pending decision's candidates (``w.cand_*``) and their outcomes in worlds
     ``first_world`` .. + ``worlds`` (``w.world_values``), for a position analysis; returns how
@@ -207,7 +337,7 @@ def candidate_values(g, w, t, x, seat: int, sees_hidden: bool, worlds: int, firs
     params = w.params[seat]
     count = cands.gather(g, w, t, x, seat, int(params[P_DISCARDS]),
                          params[P_MELD_VARIANTS] > 0, int(params[P_BASELINE]))
-    if not evaluate(g, w, t, x, seat, sees_hidden, worlds, first_world, policy, epsilon,
+    if not evaluate(g, w, t, x, seat, view, worlds, first_world, policy, epsilon,
                     horizon, count):
         return 0
     return count
