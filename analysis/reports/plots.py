@@ -312,3 +312,25 @@ def holding(table: pl.DataFrame, out: Path, name: str = "holding.png") -> str:
     for ax in axes.ravel()[len(groups):]:
         ax.axis("off")
     return _save(fig, out, name)
+
+
+def budget_curve(table: pl.DataFrame, out: Path, name: str = "search-budget.png") -> str:
+    """A search player's win rate against its opponent (95% intervals) by its cost in ms per
+    decision, one point per budget, labelled with the budget: how much strength each
+    millisecond buys, the curve its defaults are read off."""
+    rows = list(table.iter_rows(named=True))
+    fig, ax = plt.subplots(figsize=(6.4, 3.8))
+    x = np.array([r["ms_per_decision"] for r in rows])
+    y = np.array([100 * r["win_rate"] for r in rows])
+    err = np.array([[100 * (r["win_rate"] - r["lo"]) for r in rows],
+                    [100 * (r["hi"] - r["win_rate"]) for r in rows]])
+    ax.errorbar(x, y, yerr=err, fmt="o-", capsize=3)
+    for xi, yi, r in zip(x, y, rows, strict=True):
+        ax.annotate(r["budget"], (xi, yi), textcoords="offset points", xytext=(6, -12),
+                    fontsize=8)
+    ax.axhline(50, color="grey", lw=0.8, ls=":")
+    ax.set_xscale("log")
+    ax.set_xlabel("ms per decision (mean, one core)")
+    ax.set_ylabel(f"game wins against {rows[0]['opponent']} (%)")
+    ax.grid(alpha=0.3)
+    return _save(fig, out, name)

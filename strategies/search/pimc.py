@@ -215,8 +215,10 @@ def keep_racing(w, count: int, worlds: int, prune: float, caution: float) -> boo
     """After ``worlds`` worlds: stop the candidates that trail the leader (the best mean, the
     base move's counted as 0) by more than ``prune`` standard errors of their paired
     difference, and those that tied it in every world so far (a discard of a card that plays
-    no part, say: the same outcome whichever is taken); True while the race is open: more than one alternative to the base move is
-    left, or one is left that is not yet ``caution`` standard errors clear of it."""
+    no part, say: the same outcome whichever is taken). True while the race is open: more than
+    one alternative to the base move is left, or one is left that is not yet clear of it by
+    ``prune`` standard errors (at least ``caution``: a race stopped early on a lucky round
+    would trade a sound move for a lucky one, so stopping asks more than the final choice)."""
     leader = 0
     lead = 0.0
     for c in range(1, count):
@@ -239,7 +241,7 @@ def keep_racing(w, count: int, worlds: int, prune: float, caution: float) -> boo
     if left > 0:
         return True
     mean, se = paired(w, leader, 0, worlds)
-    return mean - caution * se <= 0.0
+    return mean - max(prune, caution) * se <= 0.0
 
 
 @njit(cache=True)

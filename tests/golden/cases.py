@@ -34,7 +34,7 @@ SHAPE_STRATEGIES = ("random", "greedy", "tactician-alt", "all4")
 # decision costs about a thousand heuristic ones, so these cases play fewer games (records of
 # PIMC_GAMES games, a trace of one).
 PIMC_PROFILES = tuple(PROFILES)
-PIMC_GAMES = 4
+PIMC_GAMES = 2
 
 
 def seats(players: int, name: str) -> list[str | StrategyInfo]:
