@@ -69,7 +69,7 @@ def test_a_strategy_against_itself_sits_at_fifty_percent(tmp_path, capsys):
      "--allow-oracle"),
     (["sweep", "--strategy", "tactician", "--param", "hold_wilds=1", "--against",
       "oracle-hands"], "--allow-oracle"),
-    (["ladder", "greedy", "oracle-hands"], "--allow-oracle"),
+    (["ladder", "--strategies", "greedy,oracle-hands"], "--allow-oracle"),
     (["ask", "what"], "No such command"),
 ])
 def test_mistakes_are_one_line_with_exit_code_2(tmp_path, capsys, monkeypatch, args, says):

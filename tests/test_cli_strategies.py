@@ -69,9 +69,11 @@ BAD_SEARCH = {
     "no such file": ('base_policy = "missing.toml"', "missing.toml does not exist"),
     "not a name": ("base_policy = 3", "base_policy must be a strategy name or file"),
     "a bad base file": ('base_policy = "bad-search.toml"', "builds on 'pimc'"),
-    "no worlds": ("worlds = 0", "parameter 'worlds' = 0 is outside 1..64"),
-    "negative worlds": ("worlds = -4", "parameter 'worlds' = -4 is outside 1..64"),
+    "no worlds": ("worlds = 0", "parameter 'worlds' = 0 is outside 1..256"),
+    "negative worlds": ("worlds = -4", "parameter 'worlds' = -4 is outside 1..256"),
     "fractional worlds": ("worlds = 0.5", "parameter 'worlds' must be a whole number"),
+    "negative race": ("race = -1", "parameter 'race' = -1 is outside 0..256"),
+    "negative prune": ("prune = -0.5", "parameter 'prune' = -0.5 is outside 0..10"),
 }
 
 

@@ -1,5 +1,5 @@
-"""No cheating: every registered strategy (but the two oracles, by name), in every profile, with every
-parameter setting that changes its play, decides only from what its seat may know.
+"""No cheating: every registered strategy (but the two oracles, by name), in every profile, with
+every parameter setting that changes its play, decides only from what its seat may know.
 
 At every decision of real games, every hook of the deciding seat is asked twice — on the game
 as dealt and on a copy where every card that seat cannot see is dealt anew (tests/hidden_cards.py:

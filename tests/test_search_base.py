@@ -110,8 +110,9 @@ def rollout_values(info: StrategyInfo, others: str, game: np.ndarray) -> np.ndar
     table = make_table(STANDARD, seats)
     table.game[:] = game
     params = info.params
-    count = pimc.candidate_values(table.g, table.w, table.t, table.copies, seat, pimc.VIEW_FAIR, 4, 0,
-                                  int(params["rollout"]), float(params["epsilon"]), 0)
+    count = pimc.candidate_values(table.g, table.w, table.t, table.copies, seat,
+                                  pimc.VIEW_FAIR, 4, 0, int(params["rollout"]),
+                                  float(params["epsilon"]), 0)
     assert count > 0
     return np.array(table.w["world_values"][:count, :4])
 

@@ -32,7 +32,8 @@ from sim.engine.layout import (
 from sim.engine.legal import foot_count, held_count
 from sim.engine.position import copy_position
 
-STOCK_SALT = np.uint64(0x9E3779B97F4A7C15)  # an oracle-hands world's stock order differs from its key's
+# An oracle-hands world's stock order is drawn from a stream apart from its key's other uses.
+STOCK_SALT = np.uint64(0x9E3779B97F4A7C15)
 
 
 @njit(cache=True)
