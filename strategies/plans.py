@@ -139,16 +139,31 @@ def natural_ranks_end(g) -> int:
 
 
 @njit(inline="always")
-def held_ranks(g, w) -> int:
+def _worth_planning(w, rank: int, kind: int, onto_books: bool) -> bool:
+    """Can ``plan_naturals_upto`` lay any of the plan's cards of ``rank`` (of ``kind``)? Only
+    if it holds some and a meld of the rank is on the table, or it holds three or more, or
+    (``onto_books``, R-V4) a closed book of the rank can take them. Written with ``&`` and
+    ``|``: no branch."""
+    held = w.plan_hand[kind]
+    return (held > 0) & ((held >= 3) | (plan_size(w, rank) > 0)
+                         | (onto_books & (w.plan_rank_books[rank] > 0)))
+
+
+@njit(inline="always")
+def ranks_to_plan(g, w, limit: int) -> int:
     """Bit ``rank`` set for each natural rank (and the black-three rank where black threes
-    meld) the plan still holds cards of. Planning walks these bits instead of testing every
-    rank: whether a rank is held is a coin flip to the branch predictor."""
-    held = 0
+    meld) ``plan_naturals_upto`` can lay cards of (``_worth_planning``). Planning walks these
+    bits instead of testing every rank: whether a rank is held, or a held pair has a meld to
+    join, is a coin flip to the branch predictor. Laying a rank changes only that rank's
+    cards, meld and books, so the set worked out first is the set the ranks would show."""
+    onto_books = (g.rules[R_BOOKS] == BOOKS_NATURALS) & (limit >= BIG)
+    bits = 0
     for rank in range(N_NATURALS):
-        held |= (1 if w.plan_hand[rank] > 0 else 0) << rank
-    if natural_ranks_end(g) > N_NATURALS and w.plan_hand[BLACK3] > 0:
-        held |= 1 << BLACK3_RANK
-    return held
+        bits |= (1 if _worth_planning(w, rank, rank, onto_books) else 0) << rank
+    if natural_ranks_end(g) > N_NATURALS and _worth_planning(w, BLACK3_RANK, BLACK3,
+                                                             onto_books):
+        bits |= 1 << BLACK3_RANK
+    return bits
 
 
 @njit(cache=True)
@@ -164,8 +179,8 @@ def plan_naturals_upto(g, w, which: int, n: int, limit: int) -> int:
     books one card short)."""
     entries = entry_rows(w, which)
     cap = min(meld_cap(g), limit)
-    held = held_ranks(g, w)
-    while held != 0:  # each held rank, lowest first (an entry takes cards of its rank only)
+    held = ranks_to_plan(g, w, limit)
+    while held != 0:  # each such rank, lowest first (an entry takes cards of its rank only)
         rank = trailing_zeros(held)
         held &= held - 1
         kind = RANK_KIND[rank]
