@@ -203,16 +203,26 @@ def _lay_proposed_lines(g, w, t, seat: int) -> int:
 
 
 @njit(cache=True)
+def _pick_up(g, w, t, seat: int, n: int) -> int:
+    """The pick-up with the proposal's ``n`` entries (a function of its own, so a draw does
+    not pay for its calls)."""
+    reason = apply_pickup(g, w, t, seat, w.prop, n)
+    if reason != OK:
+        return reason
+    check_conservation(g)
+    expose_red3(g, t, seat, red3_to_expose(g, seat))  # a kept starting red three (R-T3)
+    check_conservation(g)
+    return OK
+
+
+@njit(cache=True)
 def _apply_pickup_or_draw(g, w, t, seat: int, n: int) -> int:
     if n < 0 or n > w.prop.shape[0]:
         return E_SHAPE
     if n > 0:
-        reason = apply_pickup(g, w, t, seat, w.prop, n)
+        reason = _pick_up(g, w, t, seat, n)
         if reason != OK:
             return reason
-        check_conservation(g)
-        expose_red3(g, t, seat, red3_to_expose(g, seat))  # a kept starting red three (R-T3)
-        check_conservation(g)
     else:
         if not stock_can_draw(g, t):  # R-E1, R-X2, R-X17; a frozen pile comes back (R-V8)
             g.sc[S_ENDED] = Ending.STOCK
