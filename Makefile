@@ -4,7 +4,7 @@ VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 
-.PHONY: run test conformance bench bench-ab bench-functions lint clean install
+.PHONY: run test conformance bench bench-ab bench-ab-search bench-functions lint clean install
 
 $(STAMP): pyproject.toml
 	@$(PYTHON) -c 'import sys; assert sys.version_info >= (3, 11), "handfoot needs Python 3.11+"'
@@ -34,8 +34,12 @@ OLD ?= 6e4241a
 bench-ab: $(STAMP)  # deals/s of this tree against commit $(OLD), interleaved, same run
 	$(PY) -m sim.bench_ab $(OLD)
 
-bench-functions: $(STAMP)  # time share of each compiled function (needs Linux perf; compiles afresh)
-	$(PY) -m sim.bench_functions
+bench-ab-search: $(STAMP)  # pimc's CPU ms per decision and rollouts/s of this tree against $(OLD), interleaved
+	$(PY) -m sim.bench_ab $(OLD) --search --rounds 6
+
+MATCHUP ?= greedy-vs-greedy
+bench-functions: $(STAMP)  # time share of each compiled function (needs Linux perf; compiles afresh); MATCHUP=pimc-vs-tuned for a search game
+	$(PY) -m sim.bench_functions --matchup $(MATCHUP)
 
 lint: $(STAMP)
 	$(VENV)/bin/ruff check sim strategies analysis tests

@@ -189,67 +189,30 @@ def deal_time_shares(rules: Rules, profile: str = "standard", games: int = 2000)
 def search_decisions(rules: Rules, games: int = 10, opponent: str = "tuned",
                      search=None) -> None:
     """pimc at its defaults, or ``search`` (a search StrategyInfo), its base policy the
-    profile's tuned, against ``opponent``:
+    profile's tuned, against ``opponent`` (``sim.bench_search``, wall time):
     milliseconds per decision of its own (every one, and those with more than one candidate,
     where it searches), rollouts per second of search on one core, and per decision kind how
     often it left the base move and for which kind of candidate (``w.search_stats``)."""
-    from sim.core.enums import NO_DECISION, Candidate, Decision, SearchStat
-    from sim.engine.flow import apply_decision, clear_proposal, ended, next_turn, start_deal
-    from sim.engine.layout import S_DECIDER, S_DECISION
-    from sim.play.loop import decide
-    from strategies.hooks import hooks_of
+    from sim.bench_search import time_search
+    from sim.core.enums import Candidate, Decision, SearchStat
     from strategies.registry import load
 
     pimc = search or load("pimc")
-    table = make_table(rules, [pimc, opponent] * (rules.players // 2))
-    g, w, t, x = table.g, table.w, table.t, table.copies
-    search_hooks = hooks_of(pimc)
-    times, searched = [], []
-    for game in range(games + 1):  # the first game compiles: not timed, not counted
-        if game == 1:
-            w["search_stats"][:] = 0
-            w["search_left_for"][:] = 0
-        for deal in (1, 2, 3, 4):
-            start_deal(g, w, t, 4242, game, deal)
-            while not ended(g):
-                if g["sc"][S_DECISION] == NO_DECISION:
-                    next_turn(g, t)
-                    continue
-                seat = int(g["sc"][S_DECIDER])
-                if seat % 2:
-                    apply_decision(g, w, t, decide(g, w, t, x, table.guard, table.hooks,
-                                                        table.fast))
-                    continue
-                clear_proposal(w)
-                kind = int(g["sc"][S_DECISION])
-                before = int(w["search_stats"][kind, SearchStat.SEARCHED])
-                begin = time.perf_counter()
-                value = search_hooks[kind](g, w, t, x, seat)
-                elapsed = time.perf_counter() - begin
-                if game:
-                    times.append(elapsed)
-                    if w["search_stats"][kind, SearchStat.SEARCHED] > before:
-                        searched.append(elapsed)
-                apply_decision(g, w, t, value)
-    stats = np.array(w["search_stats"])
+    timing = time_search(rules, pimc, opponent, games)
+    stats = timing.stats
+    summary = timing.summary()
     common = {"strategy": "pimc (defaults)" if search is None else search.name,
               "opponent": opponent, "params": pimc.params,
               "base_policy": pimc.base_policy, "games": games}
-    _emit({"measure": "search_ms_per_decision", **common, "decisions": len(times),
-           "searched": len(searched),
-           "ms_per_decision_mean": round(1000 * float(np.mean(times)), 3),
-           "ms_per_decision_p95": round(1000 * float(np.percentile(times, 95)), 3),
-           "ms_per_decision_max": round(1000 * float(np.max(times)), 3),
-           "ms_per_searched_mean": round(1000 * float(np.mean(searched)), 3),
-           "worlds_per_searched": round(float(stats[:, SearchStat.WORLDS].sum())
-                                        / max(len(searched), 1), 1)})
-    _emit({"measure": "search_rollouts_per_s", **common,
-           "rollouts": int(stats[:, SearchStat.ROLLOUTS].sum()),
-           "rollouts_per_s": round(float(stats[:, SearchStat.ROLLOUTS].sum())
-                                   / max(float(np.sum(searched)), 1e-9))})
+    _emit({"measure": "search_ms_per_decision", **common,
+           **{key: summary[key] for key in ("decisions", "searched", "ms_per_decision_mean",
+                                            "ms_per_decision_p95", "ms_per_decision_max",
+                                            "ms_per_searched_mean", "worlds_per_searched")}})
+    _emit({"measure": "search_rollouts_per_s", **common, "rollouts": summary["rollouts"],
+           "rollouts_per_s": summary["rollouts_per_s"]})
     for kind in Decision:
         row = stats[kind]
-        left_for = {Candidate.word(c): int(n) for c, n in enumerate(w["search_left_for"][kind])
+        left_for = {Candidate.word(c): int(n) for c, n in enumerate(timing.left_for[kind])
                     if n}
         _emit({"measure": "search_left_base", **common, "decision": Decision.word(kind),
                "decisions": int(row[SearchStat.DECISIONS]),

@@ -1,11 +1,17 @@
-"""``make bench-functions``: which compiled functions a greedy deal spends its time in, sampled
-by Linux ``perf`` (JSON lines, one per function, largest share first).
+"""``make bench-functions``: which compiled functions a deal spends its time in, sampled by
+Linux ``perf`` (JSON lines, one per function, largest share first): greedy against greedy, or
+(``--matchup pimc-vs-tuned``) the search player at its defaults against tuned.
 
 ``perf`` shows numba's compiled code as bare addresses. Compiled afresh (into a temporary
 cache: code loaded from numba's cache carries no symbols), every function's address is known
 to llvmlite; the player writes them to ``/tmp/perf-<pid>.map``, the file ``perf`` reads for
 just-in-time code, and plays while ``perf`` samples it. The fresh compile takes a few minutes.
 A function the compiler inlined into its caller counts as part of the caller.
+
+A strategy called through a function pointer (a search player's hooks, ``sim.engine.hooktypes``)
+is compiled apart from the game loop, into a library of its own that holds its copy of every
+function it calls; the map lists the functions of every library at the table, so a search
+game's time is named too.
 """
 
 from __future__ import annotations
@@ -35,20 +41,20 @@ def _demangle(symbol: str) -> str:
     return ".".join(parts) if parts else symbol
 
 
-def _write_map(path: Path) -> int:
-    """Addresses and sizes of every compiled function of the game loop, in perf's map format."""
-    from sim.play import loop
-
+def _write_map(path: Path, dispatchers) -> int:
+    """Addresses and sizes of every compiled function of ``dispatchers``' libraries (each holds
+    its own copy of every function it calls), in perf's map format."""
     found = {}
-    for result in loop.play_games.overloads.values():
-        library = result.library
-        engine = library._codegen._engine._ee
-        for func in library._final_module.functions:
-            if func.is_declaration:
-                continue
-            address = engine.get_function_address(func.name)
-            if address:
-                found[address] = _demangle(func.name)
+    for dispatcher in dispatchers:
+        for result in dispatcher.overloads.values():
+            library = result.library
+            engine = library._codegen._engine._ee
+            for func in library._final_module.functions:
+                if func.is_declaration:
+                    continue
+                address = engine.get_function_address(func.name)
+                if address:
+                    found[address] = _demangle(func.name)
     addresses = sorted(found)
     with path.open("w") as out:
         for i, address in enumerate(addresses):
@@ -57,32 +63,43 @@ def _write_map(path: Path) -> int:
     return len(addresses)
 
 
-def _player(profile: str, seconds: float, ready: Path) -> None:
+# Each matchup: the strategy of each partnership, and the games played per call (a search
+# game costs about a thousand heuristic ones, so it plays one at a time).
+MATCHUPS = {"greedy-vs-greedy": (("greedy", "greedy"), 500),
+            "pimc-vs-tuned": (("pimc", "tuned"), 1)}
+
+
+def _player(profile: str, matchup: str, seconds: float, ready: Path) -> None:
     from sim.core.profiles import get_profile
-    from sim.play.api import make_table, play
+    from sim.play.api import make_table, play, seats_for_teams
+    from sim.play.loop import play_games
 
     rules = get_profile(profile)
-    seats = ["greedy"] * rules.players
+    teams, per_call = MATCHUPS[matchup]
+    seats = seats_for_teams(list(teams), rules.players)
     table = make_table(rules, seats)
-    play(rules, seats, 0, 0, 2, table=table)  # compile afresh
-    _write_map(Path(f"/tmp/perf-{os.getpid()}.map"))
+    play(rules, seats, 0, 0, 1, table=table)  # compile afresh
+    _write_map(Path(f"/tmp/perf-{os.getpid()}.map"), {play_games, *table.hooks})
     ready.write_text(str(os.getpid()))
     end = time.perf_counter() + seconds
     game = 0
     while time.perf_counter() < end:
-        play(rules, seats, 777, game, 500, table=table)
-        game += 500
+        play(rules, seats, 777, game, per_call, table=table)
+        game += per_call
 
 
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--profile", default="standard", help="rule profile (default standard)")
+    parser.add_argument("--matchup", default="greedy-vs-greedy", choices=sorted(MATCHUPS),
+                        help="who plays: greedy in every seat, or pimc (its defaults) in "
+                             "partnership 0 against tuned (default greedy-vs-greedy)")
     parser.add_argument("--seconds", type=float, default=8.0, help="seconds sampled")
     parser.add_argument("--top", type=int, default=25, help="functions reported")
     parser.add_argument("--player", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     if args.player:
-        _player(args.profile, args.seconds + 5, Path(args.player))
+        _player(args.profile, args.matchup, args.seconds + 5, Path(args.player))
         return
     if shutil.which("perf") is None:
         sys.exit("bench-functions: Linux perf is not installed (apt install linux-perf)")
@@ -90,8 +107,8 @@ def main(argv: list[str] | None = None) -> None:
         ready = Path(tmp) / "ready"
         env = dict(os.environ, NUMBA_CACHE_DIR=str(Path(tmp) / "cache"))
         player = subprocess.Popen([sys.executable, "-m", "sim.bench_functions", "--player",
-                                   str(ready), "--profile", args.profile, "--seconds",
-                                   str(args.seconds)], env=env)
+                                   str(ready), "--profile", args.profile, "--matchup",
+                                   args.matchup, "--seconds", str(args.seconds)], env=env)
         while not ready.exists():
             if player.poll() is not None:
                 sys.exit("bench-functions: the player stopped before it was ready")
@@ -111,7 +128,7 @@ def main(argv: list[str] | None = None) -> None:
             shares[_demangle(match.group(2))] += float(match.group(1)) / 100
     for name, share in sorted(shares.items(), key=lambda kv: -kv[1])[:args.top]:
         print(json.dumps({"measure": "function_share", "profile": args.profile,
-                          "matchup": "greedy-vs-greedy", "function": name,
+                          "matchup": args.matchup, "function": name,
                           "share": round(share, 4)}), flush=True)
 
 

@@ -17,17 +17,19 @@ from strategies.proposals import propose_line
 @njit(cache=True)
 def surely_stuck(g, seat: int) -> bool:
     """A cheap test that rules going out out: two or more held cards that no meld can take
-    (a lone natural with no meld of its rank on the table, a three that cannot be melded)."""
+    (a lone natural with no meld of its rank on the table, a three that cannot be melded).
+    The naturals are counted with ``&`` and ``|``, not branches: whether a rank is a lone
+    card is a coin flip to the branch predictor."""
     team = team_of(g, seat)
     stuck = g.hand[seat, RED3]
     if g.rules[R_BLACK3_MELDS] == 0:
         stuck += g.hand[seat, BLACK3]
+    no_onto_books = g.rules[R_BOOKS] != BOOKS_NATURALS  # (R-V4: a lone natural joins a book)
     for rank in range(N_NATURALS):
-        if g.hand[seat, rank] == 1 and (g.rules[R_BOOKS] != BOOKS_NATURALS
-                                        or g.rank_books[team, rank] == 0):
-            m = g.meld[team, rank]  # (R-V4 lets a lone natural join a closed book)
-            if m[M_NAT] + m[M_TWO] + m[M_JOKER] == 0:
-                stuck += 1
+        m = g.meld[team, rank]
+        no_meld = m[M_NAT] + m[M_TWO] + m[M_JOKER] == 0
+        no_book = no_onto_books | (g.rank_books[team, rank] == 0)
+        stuck += 1 if (g.hand[seat, rank] == 1) & no_meld & no_book else 0
     return stuck > 1
 
 

@@ -104,6 +104,13 @@ def discard_usefulness(g, seat: int, kind: int, black3_block: bool, keep_pairs: 
                                keep_pairs, safety)
 
 
+# least_useful_card ranks the held kinds by one key each: usefulness times KIND_SPAN plus the
+# kind, so the least key is the least useful kind, the lowest kind on a tie.
+KIND_SPAN = 16
+assert N_KINDS <= KIND_SPAN
+NO_KEY = 1 << 40  # above every key: a kind not held
+
+
 @njit(cache=True)
 def least_useful_card(g, seat: int, black3_block: bool, keep_pairs: bool,
                       safety: bool) -> int:
@@ -114,24 +121,23 @@ def least_useful_card(g, seat: int, black3_block: bool, keep_pairs: bool,
     next player took from the pile higher (discarding it may feed them).
 
     The naturals are scored in one pass with the seat's partnership and neighbour worked out
-    once; a blocking black three (-1000) is below every other score, so it is chosen at once."""
+    once; a blocking black three (-1000) is below every other score, so it is chosen at once.
+    Each held kind's key (usefulness x KIND_SPAN + kind) goes into a running minimum, which
+    picks the same kind as keeping the first least score would, but with no branch on which
+    kinds are held (a coin flip to the branch predictor): the compiler scores the naturals
+    side by side, in vector registers."""
     if must_discard_red3(g, seat):
         return RED3
     if black3_block and g.hand[seat, BLACK3] > 0:
         return BLACK3
     team = team_of(g, seat)
     after = next_seat(g, seat)
-    best = -1
-    best_score = 1 << 30
+    best = NO_KEY
     for k in range(N_NATURALS):
         score = _natural_usefulness(g, seat, team, after, k, k, keep_pairs, safety)
-        if g.hand[seat, k] > 0 and score < best_score:
-            best = k
-            best_score = score
+        best = min(best, score * KIND_SPAN + k if g.hand[seat, k] > 0 else NO_KEY)
     for k in range(N_NATURALS, N_KINDS):
         if g.hand[seat, k] > 0:
             score = discard_usefulness(g, seat, k, black3_block, keep_pairs, safety)
-            if score < best_score:
-                best = k
-                best_score = score
-    return best
+            best = min(best, score * KIND_SPAN + k)
+    return -1 if best == NO_KEY else best & (KIND_SPAN - 1)

@@ -139,16 +139,33 @@ def natural_ranks_end(g) -> int:
 
 
 @njit(inline="always")
-def held_ranks(g, w) -> int:
+def _joinable(w, rank: int, kind: int) -> bool:
+    """Three or more of ``rank`` held, or a meld of it on the plan's table (``&``, ``|``: no
+    branch)."""
+    return (w.plan_hand[kind] >= 3) | (plan_size(w, rank) > 0)
+
+
+@njit(inline="always")
+def ranks_to_plan(g, w, limit: int) -> int:
     """Bit ``rank`` set for each natural rank (and the black-three rank where black threes
-    meld) the plan still holds cards of. Planning walks these bits instead of testing every
-    rank: whether a rank is held is a coin flip to the branch predictor."""
+    meld) ``plan_naturals_upto`` can lay cards of: the plan holds some, and three or more, or
+    a meld of the rank is on the table, or (R-V4, no ``limit``) a closed book of the rank can
+    take them. Planning walks these bits instead of testing every rank: whether a rank is held,
+    or a held pair has a meld to join, is a coin flip to the branch predictor. Laying a rank
+    changes only that rank's cards, meld and books, so the set worked out first is the set
+    the ranks would show one by one."""
     held = 0
+    joinable = 0
     for rank in range(N_NATURALS):
         held |= (1 if w.plan_hand[rank] > 0 else 0) << rank
+        joinable |= (1 if _joinable(w, rank, rank) else 0) << rank
     if natural_ranks_end(g) > N_NATURALS and w.plan_hand[BLACK3] > 0:
         held |= 1 << BLACK3_RANK
-    return held
+        joinable |= (1 if _joinable(w, BLACK3_RANK, BLACK3) else 0) << BLACK3_RANK
+    if g.rules[R_BOOKS] == BOOKS_NATURALS and limit >= BIG:
+        for rank in range(N_NATURALS):
+            joinable |= (1 if w.plan_rank_books[rank] > 0 else 0) << rank
+    return held & joinable
 
 
 @njit(cache=True)
@@ -164,8 +181,8 @@ def plan_naturals_upto(g, w, which: int, n: int, limit: int) -> int:
     books one card short)."""
     entries = entry_rows(w, which)
     cap = min(meld_cap(g), limit)
-    held = held_ranks(g, w)
-    while held != 0:  # each held rank, lowest first (an entry takes cards of its rank only)
+    held = ranks_to_plan(g, w, limit)
+    while held != 0:  # each such rank, lowest first (an entry takes cards of its rank only)
         rank = trailing_zeros(held)
         held &= held - 1
         kind = RANK_KIND[rank]

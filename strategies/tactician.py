@@ -14,7 +14,7 @@ from sim.core.cards import JOKER, TWO
 from sim.core.enums import Book
 from sim.core.rules import R_OUT_DIRTY, R_OUT_WILD
 from sim.engine.hooktypes import hook
-from sim.engine.layout import S_PILE_N, S_PLAYERS, S_TEAMS
+from sim.engine.layout import S_PILE_N, S_PLAYERS
 from sim.engine.legal import (
     deal_index,
     held_count,
@@ -48,11 +48,11 @@ def policy_allows(g, seat: int, policy: int, going_out: bool) -> bool:
 
 @njit(cache=True)
 def opponents_close_to_out(g, seat: int) -> bool:
-    """An opponent on the Foot with four cards or fewer (visible counts)."""
-    teams = g.sc[S_TEAMS]
-    team = seat % teams
+    """An opponent on the Foot with four cards or fewer (visible counts). (Partnerships by
+    ``team_of``: a 64-bit division per seat cost more than the rest.)"""
+    team = team_of(g, seat)
     for s in range(g.sc[S_PLAYERS]):
-        if s % teams != team and g.on_foot[s] == 1 and held_count(g, s) <= 4:
+        if team_of(g, s) != team and g.on_foot[s] == 1 and held_count(g, s) <= 4:
             return True
     return False
 

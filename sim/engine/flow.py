@@ -179,56 +179,75 @@ def _to_melds(g, t, seat: int) -> None:
 
 
 @njit(cache=True)
-def _lay_proposed_lines(g, w, t, decision: int, seat: int) -> None:
-    """Lay every meld line of the proposal in order; the first refused one raises."""
+def _lay_proposed_lines(g, w, t, seat: int) -> int:
+    """Lay every meld line of the proposal in order; OK, or the first refused line's reason
+    at once (the proposal is then refused: ``apply_decision``)."""
     start = 0
     for i in range(w.sc[W_LINES]):
         end = w.prop_line_end[i]
         if end <= start or end > w.prop.shape[0]:
-            _refuse(g, decision, seat, E_SHAPE)
+            return E_SHAPE
         reason = lay_line_or_abandon(g, w, t, seat, w.prop[start:end], end - start)
         if reason != OK:
-            _refuse(g, decision, seat, reason)
+            return reason
         start = end
     check_conservation(g)
+    return OK
 
 
 # --- applying proposals ----------------------------------------------------------------------
+# Each decision's proposal is applied by a function of its own that returns OK or the reason
+# it was refused, the moment it is refused; ``apply_decision`` alone refuses. Compiled code
+# zero-fills two stack slots for every call a function makes, on every entry, taken or not:
+# one function applying every kind of decision paid for all their calls at each decision.
 
 
-@njit(inline="always")
-def _apply_pickup_or_draw(g, w, t, seat: int, n: int) -> None:
+@njit(cache=True)
+def _pick_up(g, w, t, seat: int, n: int) -> int:
+    """The pick-up with the proposal's ``n`` entries (a function of its own, so a draw does
+    not pay for its calls)."""
+    reason = apply_pickup(g, w, t, seat, w.prop, n)
+    if reason != OK:
+        return reason
+    check_conservation(g)
+    expose_red3(g, t, seat, red3_to_expose(g, seat))  # a kept starting red three (R-T3)
+    check_conservation(g)
+    return OK
+
+
+@njit(cache=True)
+def _apply_pickup_or_draw(g, w, t, seat: int, n: int) -> int:
     if n < 0 or n > w.prop.shape[0]:
-        _refuse(g, Decision.PICK_UP, seat, E_SHAPE)
+        return E_SHAPE
     if n > 0:
-        reason = apply_pickup(g, w, t, seat, w.prop, n)
+        reason = _pick_up(g, w, t, seat, n)
         if reason != OK:
-            _refuse(g, Decision.PICK_UP, seat, reason)
-        check_conservation(g)
-        expose_red3(g, t, seat, red3_to_expose(g, seat))  # a kept starting red three (R-T3)
-        check_conservation(g)
+            return reason
     else:
         if not stock_can_draw(g, t):  # R-E1, R-X2, R-X17; a frozen pile comes back (R-V8)
             g.sc[S_ENDED] = Ending.STOCK
             _stop(g)
-            return
+            return OK
         draw(g, t, seat)
         check_conservation(g)
     if ended(g):
         _stop(g)
-        return
+        return OK
     _to_melds(g, t, seat)
+    return OK
 
 
-@njit(inline="always")
-def _apply_melds(g, w, t, seat: int, want_out: int) -> None:
-    _lay_proposed_lines(g, w, t, Decision.MELD, seat)
+@njit(cache=True)
+def _apply_melds(g, w, t, seat: int, want_out: int) -> int:
+    reason = _lay_proposed_lines(g, w, t, seat)
+    if reason != OK:
+        return reason
     if held_count(g, seat) == 0 and g.on_foot[seat] == 0:
         _to_melds(g, t, seat)
-        return
+        return OK
     if want_out == 1 and g.sc[S_ASKED] == 0:
         if not may_go_out(g, seat):
-            _refuse(g, Decision.MELD, seat, E_ASK_NOT_ALLOWED)
+            return E_ASK_NOT_ALLOWED
         g.sc[S_ASKED] = 1
         g.sc[S_WANT_OUT] = 1
         players = g.sc[S_PLAYERS]
@@ -238,61 +257,70 @@ def _apply_melds(g, w, t, seat: int, want_out: int) -> None:
             _wait_for(g, Decision.GO_OUT, seat)
         else:  # R-G3: the next partner in turn order answers
             _wait_for(g, Decision.GRANT, (seat + teams) % players)
-        return
+        return OK
     _wait_for(g, Decision.DISCARD, seat)
+    return OK
 
 
 @njit(cache=True)
-def _apply_grant(g, t, partner: int, answer: int) -> None:
+def _apply_grant(g, t, answer: int) -> int:
     asker = g.sc[S_SEAT]
     if answer != 0 and answer != 1:
-        _refuse(g, Decision.GRANT, partner, E_BAD_ANSWER)
+        return E_BAD_ANSWER
     g.sc[S_GRANTED] = answer
     ev.emit(t, ev.EV_ASK, asker, answer, 0, 0, 0)
     if answer == 1:
         _wait_for(g, Decision.GO_OUT, asker)
     else:
         _to_melds(g, t, asker)
+    return OK
 
 
 @njit(cache=True)
-def _apply_go_out(g, w, t, seat: int, last: int) -> None:
-    _lay_proposed_lines(g, w, t, Decision.GO_OUT, seat)
+def _apply_go_out(g, w, t, seat: int, last: int) -> int:
+    reason = _lay_proposed_lines(g, w, t, seat)
+    if reason != OK:
+        return reason
     if last >= 0:
         reason = discard(g, t, seat, last)
         if reason != OK:
-            _refuse(g, Decision.GO_OUT, seat, reason)
+            return reason
         check_conservation(g)
     if held_count(g, seat) != 0:
-        _refuse(g, Decision.GO_OUT, seat, E_NOT_OUT)
+        return E_NOT_OUT
     go_out(g, t, seat)  # R-G3
     _stop(g)
+    return OK
 
 
-@njit(inline="always")
-def _apply_discard(g, t, seat: int, kind: int) -> None:
+@njit(cache=True)
+def _apply_discard(g, t, seat: int, kind: int) -> int:
     reason = discard(g, t, seat, kind)
     if reason != OK:
-        _refuse(g, Decision.DISCARD, seat, reason)
+        return reason
     check_conservation(g)
     _stop(g)  # the turn is over; the deal goes on with next_turn
+    return OK
 
 
 @njit(cache=True)
 def apply_decision(g, w, t, value: int) -> None:
     """Validate and apply the pending decision's proposal (``value`` is the hook's return;
-    meld lines and pick-up entries are in ``w.prop``), then run to the next decision."""
+    meld lines and pick-up entries are in ``w.prop``), then run to the next decision. A
+    refused proposal raises ``IllegalProposal`` (the game record as the refusal left it)."""
     decision = g.sc[S_DECISION]
     seat = g.sc[S_DECIDER]
     if decision == Decision.PICK_UP:
-        _apply_pickup_or_draw(g, w, t, seat, value)
+        reason = _apply_pickup_or_draw(g, w, t, seat, value)
     elif decision == Decision.MELD:
-        _apply_melds(g, w, t, seat, value)
+        reason = _apply_melds(g, w, t, seat, value)
     elif decision == Decision.GRANT:
-        _apply_grant(g, t, seat, value)
+        reason = _apply_grant(g, t, value)
     elif decision == Decision.GO_OUT:
-        _apply_go_out(g, w, t, seat, value)
+        reason = _apply_go_out(g, w, t, seat, value)
     elif decision == Decision.DISCARD:
-        _apply_discard(g, t, seat, value)
+        reason = _apply_discard(g, t, seat, value)
     else:
         raise AssertionError("apply_decision called with no decision pending")
+    if reason != OK:
+        _refuse(g, decision, seat, reason)

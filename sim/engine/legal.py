@@ -148,11 +148,16 @@ def books_allow_out(g, books) -> bool:
 
 @njit(cache=True)
 def partners_on_foot(g, seat: int) -> bool:
-    """R-G2, R-X15: every partner has picked up their Foot."""
+    """R-G2, R-X15: every partner has picked up their Foot. (A ``range`` with a step that
+    is not a constant divides to count its steps: the partnership's seats are walked by
+    adding.)"""
     teams = g.sc[S_TEAMS]
-    for other in range(team_of(g, seat), g.sc[S_PLAYERS], teams):
+    players = g.sc[S_PLAYERS]
+    other = team_of(g, seat)
+    while other < players:
         if other != seat and g.on_foot[other] == 0:
             return False
+        other += teams
     return True
 
 

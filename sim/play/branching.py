@@ -8,7 +8,6 @@ here, melding the wilds the player's strategy would meld now, against holding th
 
 from __future__ import annotations
 
-import numpy as np
 from numba import njit
 
 from sim.core.cards import JOKER, TWO, WILD_RANK
@@ -34,7 +33,7 @@ from sim.engine.layout import (
 from sim.engine.legal import check_line, foot_count, held_count
 from sim.engine.position import copy_position
 from sim.engine.reasons import OK
-from sim.engine.scoring import N_PARTS, score_parts
+from sim.engine.scoring import deal_score
 from sim.play.loop import decide
 from strategies.proposals import propose_line
 
@@ -62,12 +61,11 @@ N_FEATURES = 13
 @njit(cache=True)
 def margin(g, seat: int) -> float:
     """The deal's score for ``seat``'s partnership minus the best other partnership's."""
-    parts = np.zeros(N_PARTS, dtype=np.int64)
     own = seat % g.sc[S_TEAMS]
     ours = 0.0
     best = -1e18
     for team in range(g.sc[S_TEAMS]):
-        score = float(score_parts(g, team, parts))
+        score = float(deal_score(g, team))
         if team == own:
             ours = score
         elif score > best:

@@ -10,7 +10,6 @@ where winning the game is what counts).
 
 from __future__ import annotations
 
-import numpy as np
 from numba import njit
 
 from sim.core.enums import NO_DECISION
@@ -18,7 +17,7 @@ from sim.core.rules import R_DEALS
 from sim.engine import rng
 from sim.engine.flow import apply_decision, clear_proposal, ended, next_turn
 from sim.engine.layout import S_DEAL, S_DECIDER, S_DECISION, S_TEAMS, S_TURN
-from sim.engine.scoring import N_PARTS, score_parts
+from sim.engine.scoring import deal_score
 from strategies.search.heuristics import ask_greedy, ask_random, ask_tactician
 from strategies.search.params import ROLLOUT_GREEDY, ROLLOUT_POLICY, ROLLOUT_RANDOM
 
@@ -60,13 +59,12 @@ def value_for(g, seat: int) -> float:
     (an unfinished deal is scored as it stands); in the last deal, the game margin plus a
     bonus for winning the game."""
     teams = g.sc[S_TEAMS]
-    parts = np.zeros(N_PARTS, dtype=np.int64)
     own = seat % teams
     last = g.sc[S_DEAL] >= g.rules[R_DEALS]
     ours = 0.0
     best = -1e18
     for team in range(teams):
-        score = float(score_parts(g, team, parts))
+        score = float(deal_score(g, team))
         if last:
             score += g.game_score[team]
         if team == own:
