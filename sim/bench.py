@@ -242,7 +242,8 @@ def search_decisions(rules: Rules, games: int = 10, opponent: str = "tuned",
            "ms_per_decision_max": round(1000 * float(np.max(times)), 3),
            "ms_per_searched_mean": round(1000 * float(np.mean(searched)), 3),
            "worlds_per_searched": round(float(stats[:, SearchStat.WORLDS].sum())
-                                        / max(len(searched), 1), 1)})
+                                        / max(len(searched), 1), 1),
+           **_inference(stats)})
     _emit({"measure": "search_rollouts_per_s", **common,
            "rollouts": int(stats[:, SearchStat.ROLLOUTS].sum()),
            "rollouts_per_s": round(float(stats[:, SearchStat.ROLLOUTS].sum())
@@ -258,6 +259,19 @@ def search_decisions(rules: Rules, games: int = 10, opponent: str = "tuned",
                "left_base_share_of_searched": round(float(row[SearchStat.LEFT_BASE])
                                                     / max(int(row[SearchStat.SEARCHED]), 1), 4),
                "left_for": left_for})
+
+
+def _inference(stats: np.ndarray) -> dict:
+    """Discard inference's world draws (``infer = 1``): how many, the share kept, and how many
+    worlds were kept unfitting when no draw fit; nothing when it was off."""
+    from sim.core.enums import SearchStat
+
+    draws = int(stats[:, SearchStat.DRAWS].sum())
+    if not draws:
+        return {}
+    return {"infer_draws": draws,
+            "infer_acceptance": round(1 - float(stats[:, SearchStat.REJECTED].sum()) / draws, 4),
+            "infer_kept_unfit": int(stats[:, SearchStat.KEPT_UNFIT].sum())}
 
 
 def main() -> None:
