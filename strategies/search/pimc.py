@@ -108,10 +108,11 @@ def _would_discard(world, w, seat: int, other: int, kind: int) -> bool:
     """Would the searching ``seat``'s base policy, holding ``other``'s imagined hand as it was
     before its last discard (the world's hand plus that ``kind``: a seat's hand does not
     change between its turns), have discarded ``kind``? Asked in the present position, not the
-    one of the discard: an approximation (the table and the pile may have changed since; for
-    the seat just before the searcher's turn only the pile's top card differs, which the
-    tactician's discard does not read), which the slack of ``_fits_discards`` absorbs. The
-    world is left as it was."""
+    one of the discard: an approximation (the table, the pile and what was taken from it may
+    have changed since; only for the seat just before the searcher, asked at the searcher's
+    pick-up, is it that position but for the pile's top card, which the tactician's discard
+    does not read), which the slack of ``_fits_discards`` absorbs. The world is left as it
+    was."""
     world.hand[other, kind] += 1
     choice = ask_policy_for(Decision.DISCARD, world, w, other, w.base_params[seat])
     world.hand[other, kind] -= 1
