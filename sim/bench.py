@@ -207,7 +207,8 @@ def search_decisions(rules: Rules, games: int = 10, opponent: str = "tuned",
     _emit({"measure": "search_ms_per_decision", **common,
            **{key: summary[key] for key in ("decisions", "searched", "ms_per_decision_mean",
                                             "ms_per_decision_p95", "ms_per_decision_max",
-                                            "ms_per_searched_mean", "worlds_per_searched")}})
+                                            "ms_per_searched_mean", "worlds_per_searched")},
+           **_inference(stats)})
     _emit({"measure": "search_rollouts_per_s", **common, "rollouts": summary["rollouts"],
            "rollouts_per_s": summary["rollouts_per_s"]})
     for kind in Decision:
@@ -221,6 +222,19 @@ def search_decisions(rules: Rules, games: int = 10, opponent: str = "tuned",
                "left_base_share_of_searched": round(float(row[SearchStat.LEFT_BASE])
                                                     / max(int(row[SearchStat.SEARCHED]), 1), 4),
                "left_for": left_for})
+
+
+def _inference(stats: np.ndarray) -> dict:
+    """Discard inference's world draws (``infer = 1``): how many, the share kept, and how many
+    worlds were kept unfitting when no draw fit; nothing when it was off."""
+    from sim.core.enums import SearchStat
+
+    draws = int(stats[:, SearchStat.DRAWS].sum())
+    if not draws:
+        return {}
+    return {"infer_draws": draws,
+            "infer_acceptance": round(1 - float(stats[:, SearchStat.REJECTED].sum()) / draws, 4),
+            "infer_kept_unfit": int(stats[:, SearchStat.KEPT_UNFIT].sum())}
 
 
 def main() -> None:

@@ -74,6 +74,8 @@ BAD_SEARCH = {
     "fractional worlds": ("worlds = 0.5", "parameter 'worlds' must be a whole number"),
     "negative race": ("race = -1", "parameter 'race' = -1 is outside 0..256"),
     "negative prune": ("prune = -0.5", "parameter 'prune' = -0.5 is outside 0..10"),
+    "no such inference": ("infer = 2", "parameter 'infer' = 2 is outside 0..1"),
+    "negative slack": ("infer_slack = -1", "parameter 'infer_slack' = -1 is outside 0..1"),
 }
 
 

@@ -16,7 +16,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from sim.core.enums import Decision
+from sim.core.enums import Decision, SearchStat
 from sim.core.profiles import PROFILES
 from sim.engine.layout import GAME_DTYPE, MAX_CARDS, WORK_DTYPE
 from sim.play.api import make_table
@@ -42,7 +42,12 @@ EXCLUDED = {"oracle": "sees every hidden card by design (a measuring ceiling, ne
 # Values tried for parameters whose range is too wide to try every value (any other parameter
 # is tried at every value of a range of 4 or fewer, else at its low end, middle and high end).
 WIDE = {"min_pile": (3, 10), "open_extra": (30, 150), "worlds": (3,), "horizon": (4,),
-        "caution": (0.0, 3.0), "epsilon": (0.5,), "race": (1,), "prune": (0.5,)}
+        "caution": (0.0, 3.0), "epsilon": (0.5,), "race": (1,), "prune": (0.5,),
+        "infer_slack": (0.0,)}
+
+# Parameters that act only with another one set: varied with it set so (the slack of discard
+# inference with inference on: 0, only worlds that fit every discard seen).
+ALONG = {"infer_slack": {"infer": 1}}
 
 # The search players: few imagined worlds and only the pending decision's hook (a search
 # played out of its decision's context would roll out a proposal of another decision).
@@ -53,6 +58,9 @@ SEARCH_MODULES = {"strategies.search.pimc", "strategies.search.oracle",
                   "strategies.search.oracle_hands"}
 SEARCH_FAST = {"worlds": 2}
 SEARCH_POINTS = 45
+# The search inferring from discards, its default base (tuned) in a profile besides standard
+# (where every parameter's variants play): individual play, every other seat an opponent.
+INFERRING = ("pimc-infer=1", "simpson")
 
 
 def non_default_values(spec, default: float) -> list[float]:
@@ -94,7 +102,9 @@ def settings() -> list[tuple[str, StrategyInfo, bool]]:
                 continue
             for value in non_default_values(spec, base.params[spec.name]):
                 label = f"{name}-{spec.name}={value:g}"
-                out.append((label, with_params(base, label, {spec.name: value}), True))
+                out.append((label, with_params(base, label,
+                                               {spec.name: value, **ALONG.get(spec.name, {})}),
+                            True))
         if search:
             for policy, varied in base_policies(info.base_policy):
                 label = f"{name}-base_policy={policy}"
@@ -102,14 +112,21 @@ def settings() -> list[tuple[str, StrategyInfo, bool]]:
     return out
 
 
+def in_profile(label: str, profile: str) -> bool:
+    """Whether a setting is checked in ``profile``: a search player's variants under standard
+    only, but inference also where ``INFERRING`` names."""
+    return profile == "standard" or (label, profile) == INFERRING
+
+
 CASES = [pytest.param(label, info, profile, id=f"{label}-{profile}")
          for label, info, varied in settings() for profile in PROFILES
-         if not (varied and info.module in SEARCH_MODULES and profile != "standard")]
+         if not (varied and info.module in SEARCH_MODULES and not in_profile(label, profile))]
 
 
 def check_strategy(info: StrategyInfo, profile: str, seed: int = 31, games: int = 2,
-                   redeals: int = 2) -> np.ndarray:
-    """Play ``games`` games of ``info`` at every seat and check every decision; the stats."""
+                   redeals: int = 2) -> tuple[np.ndarray, np.ndarray]:
+    """Play ``games`` games of ``info`` at every seat and check every decision; the stats, and
+    the search seats' tallies (``w.search_stats``)."""
     rules = PROFILES[profile][0]
     search = info.module in SEARCH_MODULES
     table = make_table(rules, [info] * rules.players)
@@ -132,12 +149,12 @@ def check_strategy(info: StrategyInfo, profile: str, seed: int = 31, games: int 
                 f"seat changed: value {fail[hc.F_VALUE_A]} -> {fail[hc.F_VALUE_B]}, entries "
                 f"{fail[hc.F_ENTRIES_A]} -> {fail[hc.F_ENTRIES_B]}, lines {fail[hc.F_LINES_A]} "
                 f"-> {fail[hc.F_LINES_B]}")
-    return stats
+    return stats, np.array(table.w["search_stats"])
 
 
 @pytest.mark.parametrize("label, info, profile", CASES)
 def test_no_cheating_hidden_cards_do_not_change_any_decision(label, info, profile):
-    stats = check_strategy(info, profile)
+    stats, tallies = check_strategy(info, profile)
     rules = PROFILES[profile][0]
     checks = stats[:5]
     search = info.module in SEARCH_MODULES
@@ -153,6 +170,8 @@ def test_no_cheating_hidden_cards_do_not_change_any_decision(label, info, profil
     assert stats[hc.ST_OTHERS] >= 0.9 * total and stats[hc.ST_FEET] > 0, stats
     if not search and not rules.individual:
         assert stats[hc.ST_ASKER] >= 0.9 * stats[hc.ST_GRANT_VIEWS] > 0, stats
+    if search and info.params.get("infer") == 1:  # inference did refuse worlds here
+        assert tallies[:, SearchStat.REJECTED].sum() > 0, tallies
 
 
 def test_the_registry_loop_leaves_out_only_the_oracles_and_includes_pimc():
@@ -166,6 +185,12 @@ def test_the_registry_loop_leaves_out_only_the_oracles_and_includes_pimc():
     assert len(bases) == 2 and {"tactician", "cautious", "tuned"} == \
         {REGISTRY["pimc"].base_policy} | {b.split("=")[1] for b in bases}
     assert sum(c.id.startswith("pimc-base_policy=tuned") for c in CASES) in (0, len(PROFILES))
+    played = {label: info for label, info, _ in settings()}
+    assert played["pimc-infer=1"].params["infer"] == 1
+    assert played["pimc-infer_slack=0"].params["infer"] == 1  # the slack acts with inference
+    assert {c.id for c in CASES if c.id.startswith("pimc-infer=1")} == \
+        {"pimc-infer=1-standard", f"pimc-infer=1-{INFERRING[1]}"}
+    assert played["pimc-infer=1"].base_policy == "tuned" == REGISTRY["pimc"].base_policy
     for spec in PARAM_SPECS["strategies.tactician"]:  # every knob at a non-default value
         assert any(label.startswith(f"tactician-{spec.name}=") for label in labels), spec.name
     assert {f"tactician-hold_wilds={v}" for v in (1, 2, 3)} <= labels
@@ -173,7 +198,7 @@ def test_the_registry_loop_leaves_out_only_the_oracles_and_includes_pimc():
 
 def test_real_grant_decisions_are_checked():
     """Asks happen in real play, and the granting partner's answer is checked on them."""
-    stats = check_strategy(REGISTRY["greedy"], "standard", games=3)
+    stats, _ = check_strategy(REGISTRY["greedy"], "standard", games=3)
     assert stats[hc.ST_PENDING + Decision.GRANT] > 0
     assert stats[hc.ST_PENDING + Decision.GO_OUT] > 0
 

@@ -15,6 +15,7 @@ from sim.core.rules import replace
 from sim.engine.layout import S_DECIDER
 from sim.play.positions import (
     PositionError,
+    deal_lines,
     position_dict,
     position_from_dict,
     position_from_trace,
@@ -142,6 +143,10 @@ BAD = {
     "unknown rank": (lambda d: d["teams"][1]["melds"].append({"rank": "Z", "cards": []}),
                      "unknown rank 'Z'"),
     "missing field": (lambda d: d.pop("pile"), "pile: missing"),
+    "unknown last discard": (lambda d: d["last_discard"].__setitem__(1, "XX"),
+                             "last_discard[1]: unknown card 'XX'"),
+    "last discards of too few seats": (lambda d: d["last_discard"].pop(),
+                                       "last_discard: 3 entries for 4 seats"),
     "wrong format": (lambda d: d.update(format="other"), "format: must be"),
 }
 
@@ -153,6 +158,29 @@ def test_a_position_that_cannot_exist_is_refused_in_one_line(capsys, view_file, 
     assert code == 2
     assert err.count("\n") == 1 and err.startswith("handfoot: error: "), err
     assert words in err, err
+
+
+def test_each_seats_last_discard_is_written_and_a_file_without_them_reads_as_none(
+        greedy_trace):
+    """A position carries each seat's last discard this deal (public; a search may infer from
+    it); a file written before the field existed reads as no discard seen (-1)."""
+    from sim.runs.trace import read_trace
+
+    lines = list(read_trace(greedy_trace))
+    rules, table = position_from_trace(lines, 0, 1, 12)
+    last, turn = {}, 0
+    for line in deal_lines(lines, 0, 1)[0]:
+        turn += line["type"] in ("draw", "pickup")  # every turn starts with one of them
+        if turn >= 12:
+            break
+        if line["type"] == "discard":
+            last[line["seat"]] = line["card"]
+    data = position_dict(table.g, rules, view=int(table.g["sc"][S_DECIDER]))
+    assert data["last_discard"] == [last.get(s) for s in range(rules.players)]
+    assert None not in data["last_discard"]
+    del data["last_discard"]
+    old = position_from_dict(json.loads(json.dumps(data)))
+    assert (old.g["last_discard"][: rules.players] == -1).all()
 
 
 def test_a_good_view_is_analysed_from_the_command_line(capsys, view_file):

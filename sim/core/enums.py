@@ -68,6 +68,7 @@ Candidate = enumeration("Candidate", (
 
 # A search player's tallies per decision kind (``w.search_stats`` columns): decisions asked,
 # those with more than one candidate (searched), those where it left the base move, and the
-# worlds and rollouts it played on them.
+# worlds and rollouts it played on them; with discard inference, the worlds it drew, those it
+# refused as unlikely given the other seats' discards, and those kept unfitting when no draw fit.
 SearchStat = enumeration("SearchStat", ("decisions", "searched", "left base", "worlds",
-                                        "rollouts"))
+                                        "rollouts", "draws", "rejected", "kept unfit"))

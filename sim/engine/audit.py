@@ -83,4 +83,5 @@ def same_position(a, b) -> bool:
             and _same(a.known, b.known) and _same(a.pickups, b.pickups)
             and _same(a.opened, b.opened) and _same(a.open_turn, b.open_turn)
             and _same(a.foot_turn, b.foot_turn) and _same(a.deck, b.deck)
+            and _same(a.last_discard, b.last_discard)
             and _same(a.rng, b.rng))

@@ -64,6 +64,7 @@ def reset(g) -> None:
     g.pickups[:] = 0
     g.open_turn[:] = -1
     g.foot_turn[:] = -1
+    g.last_discard[:] = -1
     for s in (S_TURN, S_ENDED, S_GRANTED, S_ASKED, S_PICKED_UP, S_LINE, S_FROZEN_N, S_ERROR,
               S_WANT_OUT):
         g.sc[s] = 0

@@ -299,6 +299,7 @@ def _apply_discard(g, t, seat: int, kind: int) -> int:
     if reason != OK:
         return reason
     check_conservation(g)
+    g.last_discard[seat] = kind  # public: a search infers hands from it
     _stop(g)  # the turn is over; the deal goes on with next_turn
     return OK
 

@@ -97,6 +97,9 @@ GAME_DTYPE = np.dtype(
         # discarded (public; a search deals them back to their holder in every world).
         ("known", np.int32, (MAX_SEATS, _K)),
         ("pickups", np.int32, (MAX_TEAMS,)),  # pile pick-ups this deal (public)
+        # The kind each seat discarded to end its last turn this deal, -1 before its first
+        # (public: every discard is seen; a search infers hands from it, strategies.search).
+        ("last_discard", np.int32, (MAX_SEATS,)),
         ("opened", np.int32, (MAX_TEAMS,)),
         ("open_turn", np.int32, (MAX_TEAMS,)),  # turn of the opening, -1 if none
         ("foot_turn", np.int32, (MAX_SEATS,)),  # turn the seat picked up its Foot, -1 if none
@@ -128,6 +131,8 @@ SEARCH_FIELDS = [
     ("world_values", np.float64, (MAX_CANDIDATES, MAX_WORLDS)),
     ("pool", np.int8, (MAX_CARDS,)),  # the unseen cards of a world, shuffled
     ("saved_params", np.float64, (MAX_SEATS, N_PARAMS)),  # the seats' own, during rollouts
+    # A seat's own parameters while its base policy is asked for it (a search's heuristics).
+    ("asked_params", np.float64, (N_PARAMS,)),
     # A decision being played both ways (sim.play.branching): the proposal, kept aside.
     ("branch_prop", np.int32, (MAX_ENTRIES, ENTRY_WIDTH)),
     # Tallies kept by the table's search seats, all seats together (never reset by a deal):
@@ -194,6 +199,7 @@ def new_game(packed_rules: np.ndarray, checked: bool = False, count: int = 1) ->
     arr["sc"][:, S_PLAYERS] = int(packed_rules[R_PLAYERS])
     arr["sc"][:, S_TEAMS] = int(packed_rules[R_PARTNERSHIPS])
     arr["sc"][:, S_DECISION] = NO_DECISION
+    arr["last_discard"][:] = -1
     arr["deck"][:] = cards.deck_counts(int(packed_rules[R_DECKS]),
                                        int(packed_rules[R_JOKERS_PER_DECK]))
     return arr

@@ -35,10 +35,19 @@ def ask_tactician(g, w, seat: int) -> int:
 def ask_policy(g, w, seat: int, vector) -> int:
     """The tactician's answer for ``seat`` with parameter ``vector`` (a seat's base policy,
     ``w.base_params[searcher]``), whatever that seat's own parameters."""
+    return ask_policy_for(g.sc[S_DECISION], g, w, seat, vector)
+
+
+@njit(cache=True)
+def ask_policy_for(decision: int, g, w, seat: int, vector) -> int:
+    """``ask_policy`` for ``decision``, whatever decision ``g`` waits for: a search asks which
+    card another seat would have discarded. The seat's own parameters wait in
+    ``w.asked_params``, apart from ``w.saved_params`` (every seat's during rollouts), so a
+    search may ask this while its rollouts have every seat's parameters set aside."""
     for j in range(vector.shape[0]):
-        w.saved_params[seat, j] = w.params[seat, j]
+        w.asked_params[j] = w.params[seat, j]
         w.params[seat, j] = vector[j]
-    value = ask_tactician(g, w, seat)
+    value = ask_builtin(TACTICIAN, decision, g, w, seat)
     for j in range(vector.shape[0]):
-        w.params[seat, j] = w.saved_params[seat, j]
+        w.params[seat, j] = w.asked_params[j]
     return value

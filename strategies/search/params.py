@@ -14,6 +14,8 @@ P_CAUTION = 6
 P_BASELINE = 7
 P_RACE = 8
 P_PRUNE = 9
+P_INFER = 10
+P_INFER_SLACK = 11
 
 # ``baseline`` and ``rollout`` name a policy by number; "the base policy" is the tactician
 # vector the seat's strategy names (``base_policy`` in a strategy file, strategies.registry),
@@ -22,6 +24,8 @@ P_PRUNE = 9
 BASELINE_GREEDY, BASELINE_POLICY = 0, 1
 
 ROLLOUT_GREEDY, ROLLOUT_RANDOM, ROLLOUT_EPSILON, ROLLOUT_POLICY = 0, 1, 2, 3
+
+INFER_NONE, INFER_DISCARDS = 0, 1
 
 SEARCH_PARAMS: tuple[Param, ...] = (
     Param("worlds", P_WORLDS, 1, 256, True,
@@ -56,8 +60,16 @@ SEARCH_PARAMS: tuple[Param, ...] = (
     Param("prune", P_PRUNE, 0, 10, False,
           "with race: standard errors of the paired difference by which a candidate may trail "
           "the leader before it stops getting worlds"),
+    Param("infer", P_INFER, 0, 1, True,
+          "0: every world deals the unseen cards uniformly; 1: discard inference: a world in "
+          "which the base policy, holding another seat's imagined hand, would not have made "
+          "that seat's last discard is kept only with chance infer_slack, else drawn again"),
+    Param("infer_slack", P_INFER_SLACK, 0, 1, False,
+          "with infer 1: the chance of keeping a world for each seat whose last discard the "
+          "base policy would not have made in it (0: only worlds that fit every discard; 1: no "
+          "inference)"),
 )
 
 SEARCH_DEFAULTS = {"worlds": 80, "discards": 3, "rollout": 3, "epsilon": 0.1, "horizon": 0,
                    "meld_variants": 1, "caution": 1.0,
-                   "baseline": 1, "race": 0, "prune": 2.0}
+                   "baseline": 1, "race": 0, "prune": 2.0, "infer": 0, "infer_slack": 0.2}

@@ -19,8 +19,13 @@ strategy names (``base_policy``), read at run time. Rollout search improves on i
 (Tesauro and Galperin 1996), so the stronger the base, the stronger the search; and every
 seat of an imagined deal plays it, the searcher's partner and opponents too.
 
+With ``infer = 1`` the worlds also weigh what the other seats did (discard inference): a world
+in which the base policy, holding another seat's imagined hand, would not have made that
+seat's last discard is kept only with chance ``infer_slack`` (``_fits_discards``), so the
+worlds lean toward the hands that explain the discards seen, beside the cards known to be held.
+
 It decides only from what its seat may know: a world is built from the seat's view alone (its
-base policy is its own configuration, not a hidden card).
+base policy is its own configuration, not a hidden card; every discard is public).
 """
 
 from __future__ import annotations
@@ -28,6 +33,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from sim.core.cards import N_KINDS
 from sim.core.enums import Decision, SearchStat
 from sim.engine import rng
 from sim.engine.determinize import copy_truth, copy_truth_but_stock, deal_world
@@ -40,6 +46,7 @@ from sim.engine.layout import (
     S_DECISION,
     S_GAME,
     S_LINE,
+    S_PLAYERS,
     S_SEAT,
     S_SEED,
     S_TURN,
@@ -50,12 +57,16 @@ from strategies.going_out import plan_go_out
 from strategies.judgement import going_out_wins_deal
 from strategies.plans import ENTRIES2
 from strategies.search import candidates as cands
+from strategies.search.heuristics import ask_policy_for
 from strategies.search.params import (
+    INFER_DISCARDS,
     P_BASELINE,
     P_CAUTION,
     P_DISCARDS,
     P_EPSILON,
     P_HORIZON,
+    P_INFER,
+    P_INFER_SLACK,
     P_MELD_VARIANTS,
     P_PRUNE,
     P_RACE,
@@ -66,12 +77,15 @@ from strategies.search.params import (
 from strategies.search.rollout import play_on, value_for
 
 ROLLOUT_SALT = 0x5DEECE66D  # the rollouts' random stream differs from the world's shuffle
-ASKER_TRIES = 64  # worlds drawn, at most, to find one where the asker can go out
+# Worlds drawn, at most, to find one that fits what the seat saw (the asker can go out; with
+# inference, the other seats' discards).
+WORLD_TRIES = 64
 
 # What a searching seat's worlds are built from: its own view (a fair player); the true
 # position, the stock's order too (``oracle``); the true hands and Feet with the stock
-# reshuffled (``oracle-hands``: what perfect inference of the hands could know at most).
-VIEW_FAIR, VIEW_ALL, VIEW_HANDS = 0, 1, 2
+# reshuffled (``oracle-hands``: what perfect inference of the hands could know at most); its
+# own view, the worlds weighed by the other seats' last discards (``infer = 1``).
+VIEW_FAIR, VIEW_ALL, VIEW_HANDS, VIEW_INFER = 0, 1, 2, 3
 
 
 @njit(cache=True)
@@ -81,26 +95,85 @@ def decision_step(g) -> int:
 
 
 @njit(cache=True)
-def _world(g, w, x, seat: int, view: int, key) -> bool:
+def search_view(view: int, params) -> int:
+    """The view a search with ``params`` builds its worlds from: a fair view with discard
+    inference on (``infer``) infers; the oracles' views are the truth, nothing to infer."""
+    if view == VIEW_FAIR and int(params[P_INFER]) == INFER_DISCARDS:
+        return VIEW_INFER
+    return view
+
+
+@njit(cache=True)
+def _would_discard(world, w, seat: int, other: int, kind: int) -> bool:
+    """Would the searching ``seat``'s base policy, holding ``other``'s imagined hand as it was
+    before its last discard (the world's hand plus that ``kind``: a seat's hand does not
+    change between its turns), have discarded ``kind``? Asked in the present position, not the
+    one of the discard: an approximation (the table, the pile and what was taken from it may
+    have changed since; only for the seat just before the searcher, asked at the searcher's
+    pick-up, is it that position but for the pile's top card, which the tactician's discard
+    does not read), which the slack of ``_fits_discards`` absorbs. The world is left as it
+    was."""
+    world.hand[other, kind] += 1
+    choice = ask_policy_for(Decision.DISCARD, world, w, other, w.base_params[seat])
+    world.hand[other, kind] -= 1
+    return choice == kind
+
+
+@njit(cache=True)
+def _fits_discards(g, w, world, seat: int, slack: float) -> bool:
+    """Keep the world? Each other seat with a last discard this deal (but the seat whose turn
+    is on: its hand has changed since) whose discard the base policy would not have made in
+    this world keeps it only with chance ``slack``, drawn from the world's stream: a world
+    is kept with chance ``slack`` to the number of discards it does not explain."""
+    for other in range(g.sc[S_PLAYERS]):
+        kind = g.last_discard[other]
+        if other == seat or other == g.sc[S_SEAT] or kind < 0 or kind >= N_KINDS:
+            continue
+        if not _would_discard(world, w, seat, other, kind) and \
+                rng.uniform(w.rng, rng.STREAM_WORLD) >= slack:
+            return False
+    return True
+
+
+@njit(cache=True)
+def _world(g, w, x, seat: int, view: int, slack: float, key) -> bool:
     """Deal world ``x[0]`` from ``key`` as the seat's ``view`` allows. A partner answering an
     ask knows the asker can go out (it asked), so only worlds where the asker's imagined cards
-    allow it are drawn; False when none is found in ASKER_TRIES draws."""
+    allow it are drawn; with ``VIEW_INFER`` a world is kept as ``_fits_discards`` says. Draws
+    that do not fit are replaced by draws from keys derived from ``key`` (the same for every
+    candidate: they all meet the same worlds), up to WORLD_TRIES; then the last draw the
+    asker fits is kept (counted as ``kept unfit``). False when the asker fits none."""
     if view == VIEW_ALL:
         copy_truth(g, x, 0, key)
         return True
     if view == VIEW_HANDS:
         copy_truth_but_stock(g, w, x, 0, key)
         return True
-    if g.sc[S_DECISION] != Decision.GRANT:
+    grant = g.sc[S_DECISION] == Decision.GRANT
+    infer = view == VIEW_INFER
+    if not grant and not infer:
         deal_world(g, w, seat, x, 0, key)
         return True
-    asker = g.sc[S_SEAT]
-    for attempt in range(ASKER_TRIES):
+    decision = g.sc[S_DECISION]
+    fallback = -1
+    for attempt in range(WORLD_TRIES):
         deal_world(g, w, seat, x, 0, rng.mix64(key + np.uint64(attempt)))
-        n, _ = plan_go_out(x[0], w, asker, ENTRIES2)
-        if n >= 0:
+        if grant:
+            n, _ = plan_go_out(x[0], w, g.sc[S_SEAT], ENTRIES2)
+            if n < 0:
+                continue
+        if not infer:
             return True
-    return False
+        w.search_stats[decision, SearchStat.DRAWS] += 1
+        if _fits_discards(g, w, x[0], seat, slack):
+            return True
+        w.search_stats[decision, SearchStat.REJECTED] += 1
+        fallback = attempt
+    if fallback < 0:
+        return False
+    w.search_stats[decision, SearchStat.KEPT_UNFIT] += 1
+    deal_world(g, w, seat, x, 0, rng.mix64(key + np.uint64(fallback)))
+    return True
 
 
 @njit(cache=True)
@@ -128,8 +201,9 @@ def _end(w, t, policy: int, trace_on: int) -> None:
 
 
 @njit(cache=True)
-def _play_worlds(g, w, t, x, seat: int, view: int, first: int, n: int, key_offset: int,
-                 policy: int, epsilon: float, horizon: int, count: int) -> int:
+def _play_worlds(g, w, t, x, seat: int, view: int, slack: float, first: int, n: int,
+                 key_offset: int, policy: int, epsilon: float, horizon: int,
+                 count: int) -> int:
     """Play every racing candidate (``w.cand_alive``) on in worlds ``first`` .. ``first + n -
     1`` (world k drawn from key number ``key_offset + k``); ``w.world_values[c, k]`` gets
     candidate c's outcome. Every candidate meets the same world and the same rollout stream.
@@ -140,7 +214,7 @@ def _play_worlds(g, w, t, x, seat: int, view: int, first: int, n: int, key_offse
     for k in range(first, first + n):
         key = rng.world_key(g.sc[S_SEED], g.sc[S_GAME], g.sc[S_DEAL], g.sc[S_TURN], step,
                             key_offset + k)
-        if not _world(g, w, x, seat, view, key):
+        if not _world(g, w, x, seat, view, slack, key):
             rollouts = -1
             break
         for c in range(count):
@@ -158,7 +232,7 @@ def _play_worlds(g, w, t, x, seat: int, view: int, first: int, n: int, key_offse
 
 
 @njit(cache=True)
-def evaluate(g, w, t, x, seat: int, view: int, worlds: int, first_world: int,
+def evaluate(g, w, t, x, seat: int, view: int, slack: float, worlds: int, first_world: int,
              policy: int, epsilon: float, horizon: int, count: int) -> bool:
     """Play each of the ``count`` candidates on in worlds ``first_world`` ..
     ``first_world + worlds - 1``; ``w.world_values[c, k - first_world]`` gets the outcome of
@@ -167,8 +241,8 @@ def evaluate(g, w, t, x, seat: int, view: int, worlds: int, first_world: int,
     for c in range(count):
         w.cand_alive[c] = 1
     trace_on = _begin(w, t, seat, policy)
-    played = _play_worlds(g, w, t, x, seat, view, 0, worlds, first_world, policy, epsilon,
-                          horizon, count)
+    played = _play_worlds(g, w, t, x, seat, view, slack, 0, worlds, first_world, policy,
+                          epsilon, horizon, count)
     _end(w, t, policy, trace_on)
     return played >= 0
 
@@ -245,8 +319,9 @@ def keep_racing(w, count: int, worlds: int, prune: float, caution: float) -> boo
 
 
 @njit(cache=True)
-def race(g, w, t, x, seat: int, view: int, budget: int, step: int, prune: float,
-         caution: float, policy: int, epsilon: float, horizon: int, count: int) -> int:
+def race(g, w, t, x, seat: int, view: int, slack: float, budget: int, step: int,
+         prune: float, caution: float, policy: int, epsilon: float, horizon: int,
+         count: int) -> int:
     """Worlds added ``step`` at a time, up to ``budget``, while ``keep_racing`` says the
     choice is open; returns the worlds played (-1 when no consistent world was found)."""
     for c in range(count):
@@ -256,8 +331,8 @@ def race(g, w, t, x, seat: int, view: int, budget: int, step: int, prune: float,
     rollouts = 0
     while done < budget:
         n = min(step, budget - done)
-        played = _play_worlds(g, w, t, x, seat, view, done, n, 0, policy, epsilon, horizon,
-                              count)
+        played = _play_worlds(g, w, t, x, seat, view, slack, done, n, 0, policy, epsilon,
+                              horizon, count)
         if played < 0:
             done = -1
             break
@@ -290,8 +365,9 @@ def search(g, w, t, x, seat: int, view: int) -> int:
     step = int(params[P_RACE])
     if step <= 0:
         step = budget
-    worlds = race(g, w, t, x, seat, view, budget, step, params[P_PRUNE], params[P_CAUTION],
-                  int(params[P_ROLLOUT]), params[P_EPSILON], int(params[P_HORIZON]), count)
+    worlds = race(g, w, t, x, seat, search_view(view, params), params[P_INFER_SLACK], budget,
+                  step, params[P_PRUNE], params[P_CAUTION], int(params[P_ROLLOUT]),
+                  params[P_EPSILON], int(params[P_HORIZON]), count)
     if worlds > 0:
         best = choose(w, count, worlds, params[P_CAUTION])
     elif decision == Decision.GRANT:  # no world where the asker can go out
@@ -339,7 +415,7 @@ def candidate_values(g, w, t, x, seat: int, view: int, worlds: int, first_world:
     params = w.params[seat]
     count = cands.gather(g, w, t, x, seat, int(params[P_DISCARDS]),
                          params[P_MELD_VARIANTS] > 0, int(params[P_BASELINE]))
-    if not evaluate(g, w, t, x, seat, view, worlds, first_world, policy, epsilon,
-                    horizon, count):
+    if not evaluate(g, w, t, x, seat, search_view(view, params), params[P_INFER_SLACK],
+                    worlds, first_world, policy, epsilon, horizon, count):
         return 0
     return count

@@ -138,6 +138,7 @@ def position_from_dict(data: dict) -> Position:
         g["first_turn_done"][s] = int(bool(flag))
     for s, turn in enumerate(_per_seat(data, "foot_turn", players)):
         g["foot_turn"][s] = turn
+    _read_last_discards(g, data, players)
     pile = _counts(_need(data, "pile", list), "pile")
     g["pile"][: len(data["pile"])] = [KIND_INDEX[c] for c in data["pile"]]
     sc[S_PILE_N] = len(data["pile"])
@@ -168,6 +169,21 @@ def position_from_dict(data: dict) -> Position:
     if not g["hand"][: players].any() and not g["foot"][:players].any():
         raise PositionError("hands: nobody holds a card")
     return Position(rules, game, view)
+
+
+def _read_last_discards(g, data: dict, players: int) -> None:
+    """Each seat's last discard this deal (a card, or null before its first). Optional: a file
+    written before the field existed reads as no discard seen, which only a search inferring
+    from discards (``infer = 1``) would notice."""
+    if "last_discard" not in data:
+        return  # new_game's -1: none seen
+    for s, card in enumerate(_per_seat(data, "last_discard", players)):
+        if card is None:
+            continue
+        if card not in KIND_INDEX:
+            raise PositionError(f"last_discard[{s}]: unknown card {card!r} (cards are "
+                                f"{' '.join(KIND_NAMES)}, or null)")
+        g["last_discard"][s] = KIND_INDEX[card]
 
 
 def _read_team(g, team: int, entry: dict, rules: Rules) -> np.ndarray:

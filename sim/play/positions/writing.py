@@ -64,6 +64,8 @@ def position_dict(g, rules: Rules, view: int | None = None) -> dict:
         "taken": [card_names(g["taken"][s]) for s in range(players)],
         "known": [card_names(g["known"][s]) for s in range(players)],
         "foot_turn": [int(v) for v in g["foot_turn"][:players]],
+        "last_discard": [None if k < 0 else KIND_NAMES[int(k)]
+                         for k in g["last_discard"][:players]],
         "teams": [_team_dict(g, team) for team in range(teams)],
         "lines_laid": int(sc[S_LINE]),
     }
