@@ -329,7 +329,9 @@ def budget_curve(table: pl.DataFrame, out: Path, name: str = "search-budget.png"
         ax.annotate(r["budget"], (xi, yi), textcoords="offset points", xytext=(6, -12),
                     fontsize=8)
     ax.axhline(50, color="grey", lw=0.8, ls=":")
-    ax.set_xscale("log")
+    ax.set_xscale("log")  # a doubling of the budget doubles the cost: equal steps on a log axis
+    ax.set_xticks(x, [f"{v:g}" for v in x])  # the measured costs, not powers of ten
+    ax.minorticks_off()
     ax.set_xlabel("ms per decision (mean, one core)")
     ax.set_ylabel(f"game wins against {rows[0]['opponent']} (%)")
     ax.grid(alpha=0.3)
