@@ -70,6 +70,6 @@ SEARCH_PARAMS: tuple[Param, ...] = (
           "inference)"),
 )
 
-SEARCH_DEFAULTS = {"worlds": 80, "discards": 3, "rollout": 3, "epsilon": 0.1, "horizon": 0,
+SEARCH_DEFAULTS = {"worlds": 128, "discards": 3, "rollout": 3, "epsilon": 0.1, "horizon": 0,
                    "meld_variants": 1, "caution": 1.0,
                    "baseline": 1, "race": 0, "prune": 2.0, "infer": 0, "infer_slack": 0.2}
