@@ -113,7 +113,7 @@ def side(spec: str, folder: Path, label: str | None = None, rules: Rules | None 
         if rules is not None:
             resolve_base(info, rules)  # a search player's base must exist under the rules
     if info.sees_hidden and not allow_oracle:
-        raise PlayError(f"strategy '{spec}' sees every hidden card, so a comparison with it is "
+        raise PlayError(f"strategy '{spec}' sees hidden cards, so a comparison with it is "
                         "not a fair game; pass --allow-oracle to measure against it anyway")
     if params and not info.parametric:
         raise PlayError(f"strategy '{spec}' takes no parameters")
