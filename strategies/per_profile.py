@@ -23,8 +23,11 @@ from pathlib import Path
 
 from sim.core.profiles import PROFILES, profile_name
 from sim.core.rules import Rules
+from strategies.learned.model_file import ModelError, file_digest, read_model
 from strategies.registry import (
     BASE_POLICY_KEY,
+    MODEL_KEY,
+    MODEL_MODULES,
     PER_PROFILE,
     POLICY_MODULES,
     REGISTRY,
@@ -35,8 +38,9 @@ from strategies.registry import (
     policy_info,
 )
 
-__all__ = ["PER_PROFILE", "TUNED", "check_spec", "is_per_profile", "resolve_base", "resolve_seats",
-           "resolve_spec", "tuned_dir", "tuned_file", "tuned_profiles"]
+__all__ = ["PER_PROFILE", "TUNED", "check_spec", "is_per_profile", "learned_file",
+           "learned_profiles", "resolve_base", "resolve_model", "resolve_seats", "resolve_spec",
+           "tuned_dir", "tuned_file", "tuned_profiles"]
 
 
 def tuned_dir() -> Path:
@@ -51,6 +55,42 @@ def tuned_file(profile: str) -> Path:
 def tuned_profiles() -> list[str]:
     """Profiles that have a shipped tuned file, in the profiles' order."""
     return [name for name in PROFILES if tuned_file(name).is_file()]
+
+
+def learned_file(profile: str) -> Path:
+    """The shipped value model of a profile (``handfoot learn``; package data)."""
+    return Path(str(resources.files("strategies") / "learned" / "models")) / f"{profile}.json"
+
+
+def learned_profiles() -> list[str]:
+    """Profiles that have a shipped value model, in the profiles' order."""
+    return [name for name in PROFILES if learned_file(name).is_file()]
+
+
+def resolve_model(info: StrategyInfo, rules: Rules) -> StrategyInfo:
+    """A learned player with its value model checked for ``rules`` (its own file, or the
+    shipped model of the rules' profile): absolute path and sha256 recorded. One-line
+    StrategyError for a model that is missing, damaged or fitted for other rules."""
+    if info.module not in MODEL_MODULES or info.model_sha256:
+        return info
+    path = Path(info.model) if info.model else None
+    if path is None:
+        profile = profile_name(rules)
+        path = learned_file(profile)
+        if profile == "custom" or not path.is_file():
+            have = ", ".join(learned_profiles()) or "none"
+            where = (f"these rules are not a named profile (rules id {rules.rules_id})"
+                     if profile == "custom" else f"no model is shipped for profile {profile}")
+            raise StrategyError(f"{info.name}: {where} (shipped: {have}); fit one with "
+                                f"`handfoot learn --rules RULES --out MODEL.json` and name it in "
+                                f"a strategy file: base = \"{info.base}\" and {MODEL_KEY} = "
+                                "\"MODEL.json\"")
+    try:
+        read_model(path, rules.rules_id)
+        digest = file_digest(path)
+    except ModelError as exc:
+        raise StrategyError(f"{info.name}: {exc}") from None
+    return dataclasses.replace(info, model=str(path.resolve()), model_sha256=digest)
 
 
 def is_per_profile(spec: str) -> bool:
@@ -73,9 +113,11 @@ def _per_profile(spec: str, rules: Rules, custom_hint: str) -> StrategyInfo:
 
 
 def resolve_base(info: StrategyInfo, rules: Rules) -> StrategyInfo:
-    """A search player with its base policy resolved for ``rules`` (``tuned``: the tuned file
-    of the rules' profile; refused, in one line, for a rule file that has none); any other
-    strategy, or a base already resolved, as it is."""
+    """A search or learned player with its base policy resolved for ``rules`` (``tuned``: the
+    tuned file of the rules' profile; refused, in one line, for a rule file that has none),
+    and a learned player's value model checked (``resolve_model``); any other strategy, or
+    one already resolved, as it is."""
+    info = resolve_model(info, rules)
     if info.module not in POLICY_MODULES or info.base_params:
         return info
     default = REGISTRY[info.base].base_policy

@@ -39,6 +39,7 @@ from pathlib import Path
 import numpy as np
 
 from sim.core.tomlfile import read_toml
+from strategies.learned.params import LEARNED_DEFAULTS, LEARNED_PARAMS
 from strategies.params import TACTICIAN_PARAMS, Param
 from strategies.search.params import SEARCH_DEFAULTS, SEARCH_PARAMS
 
@@ -68,6 +69,11 @@ class StrategyInfo:
     sees_hidden: bool = False
     base_policy: str = ""
     base_params: dict[str, float] = field(default_factory=dict)
+    # A learned player's value model (``MODEL_MODULES``): the model file as given ("" for the
+    # rules' shipped model), then, once resolved for the rules, its absolute path and sha256
+    # (a run's manifest records them, so a resume refuses a model file that has changed).
+    model: str = ""
+    model_sha256: str = ""
 
     @property
     def param_specs(self) -> tuple[Param, ...]:
@@ -82,7 +88,7 @@ class StrategyInfo:
         """What the engine plays, whatever the name: the module, every parameter and a search
         player's base policy vector (two strategies with equal ``played`` play alike)."""
         return (self.module, tuple(sorted(self.params.items())),
-                tuple(sorted(self.base_params.items())))
+                tuple(sorted(self.base_params.items())), self.model_sha256)
 
     @property
     def base(self) -> str:
@@ -93,8 +99,13 @@ class StrategyInfo:
 
 
 # Search players: their base candidate and rollouts play a base policy (``base_policy``).
+LEARNED_MODULE = "strategies.learned.player"
 POLICY_MODULES = frozenset({"strategies.search.pimc", "strategies.search.oracle",
-                            "strategies.search.oracle_hands"})
+                            "strategies.search.oracle_hands", LEARNED_MODULE})
+# Players that score positions with a value model (``handfoot learn``): ``model`` names its
+# file, by default the shipped model of the rules' profile (``strategies/learned/``).
+MODEL_MODULES = frozenset({LEARNED_MODULE})
+MODEL_KEY = "model"
 # The module whose play a base policy must be: its decisions are a tactician vector.
 TACTICIAN_MODULE = "strategies.tactician"
 BASE_POLICY_KEY = "base_policy"
@@ -112,6 +123,7 @@ PARAM_SPECS: dict[str, tuple[Param, ...]] = {
     "strategies.search.pimc": SEARCH_PARAMS,
     "strategies.search.oracle": SEARCH_PARAMS,
     "strategies.search.oracle_hands": SEARCH_PARAMS,
+    LEARNED_MODULE: LEARNED_PARAMS,
 }
 
 # Defaults measured against greedy (README, strategy ladder): leaving natural books one card
@@ -156,6 +168,11 @@ REGISTRY: dict[str, StrategyInfo] = {
                                  "the stock's order: a ceiling for what inference could gain, "
                                  "for measurement, never a fair player", SEARCH_DEFAULTS,
                                  sees_hidden=True, base_policy=TUNED),
+    "learned": StrategyInfo("learned", LEARNED_MODULE,
+                            "a value model fitted on simulated deals (handfoot learn) scores "
+                            "the positions each sensible candidate leads to; the base policy "
+                            "(tuned)'s choice stays unless another scores better (see "
+                            "strategies show learned)", LEARNED_DEFAULTS, base_policy=TUNED),
 }
 
 
@@ -192,7 +209,7 @@ def with_params(base: StrategyInfo, origin: str, changes: dict) -> StrategyInfo:
         params[key] = check_param(origin, base.param_specs, key, value)
     summary = f"{base.base} with {changes}" if changes else base.summary
     return StrategyInfo(origin, base.module, summary, params, base.sees_hidden,
-                        base.base_policy, dict(base.base_params))
+                        base.base_policy, dict(base.base_params), base.model, base.model_sha256)
 
 
 def policy_choices() -> str:
@@ -252,6 +269,14 @@ def base_policy_lines(info: StrategyInfo) -> list[str]:
     return [f"{BASE_POLICY_KEY} = {json.dumps(spec)}"]
 
 
+def model_lines(info: StrategyInfo) -> list[str]:
+    """The ``model = ...`` line of a strategy file written for ``info`` (none when it plays
+    the shipped model of the rules, or takes no model): the file by its absolute path."""
+    if info.module not in MODEL_MODULES or not info.model:
+        return []
+    return [f"{MODEL_KEY} = {json.dumps(str(Path(info.model).resolve()))}"]
+
+
 def from_mapping(data: dict, origin: str) -> StrategyInfo:
     data = dict(data)
     base_name = data.pop("base", None)
@@ -263,7 +288,10 @@ def from_mapping(data: dict, origin: str) -> StrategyInfo:
         raise StrategyError(f"{origin}: [params] must be a table")
     data.update(nested)
     policy = data.pop(BASE_POLICY_KEY, None)
+    model = data.pop(MODEL_KEY, None)
     info = with_params(base, origin, data)
+    if model is not None:
+        info = with_model(info, model, origin)
     if policy is None:
         return info
     if isinstance(policy, str) and policy not in REGISTRY and policy not in PER_PROFILE:
@@ -274,6 +302,21 @@ def from_mapping(data: dict, origin: str) -> StrategyInfo:
         if not path.is_absolute() and (policy.endswith(".toml") or beside.exists()):
             policy = str(beside)
     return with_base_policy(info, policy, origin)
+
+
+def with_model(info: StrategyInfo, spec, origin: str) -> StrategyInfo:
+    """The learned player ``info`` with its value model read from the file ``spec`` (a path
+    relative to the strategy file's folder), checked when it meets the rules."""
+    if info.module not in MODEL_MODULES:
+        takers = ", ".join(n for n, i in REGISTRY.items() if i.module in MODEL_MODULES)
+        raise StrategyError(f"{origin}: strategy '{info.base}' takes no {MODEL_KEY} (only "
+                            f"{takers} does)")
+    if not isinstance(spec, str) or not spec:
+        raise StrategyError(f"{origin}: {MODEL_KEY} must be a model file path (got {spec!r})")
+    path = Path(spec)
+    if not path.is_absolute():
+        path = Path(origin).parent / path
+    return dataclasses.replace(info, name=origin, model=str(path.resolve()), model_sha256="")
 
 
 def load(spec: str) -> StrategyInfo:

@@ -21,7 +21,7 @@ from sim.core.profiles import load_rules, profile_name
 from sim.core.rules import Rules
 from sim.runs.storage import RunError
 from strategies.per_profile import is_per_profile, resolve_base, resolve_spec
-from strategies.registry import StrategyInfo, base_policy_lines, load
+from strategies.registry import StrategyInfo, base_policy_lines, load, model_lines
 
 STRATEGY_DIR = "strategies"
 Note = Callable[[str], None]
@@ -136,7 +136,7 @@ def strategy_file(info: StrategyInfo, folder: Path, stem: str, shown: str,
     """Write ``info`` with ``params`` changed in full to ``folder`` (named by a hash of its
     content) and return its path."""
     values = {**info.params, **(params or {})}
-    lines = [f'base = "{info.base}"', *base_policy_lines(info)] + \
+    lines = [f'base = "{info.base}"', *base_policy_lines(info), *model_lines(info)] + \
         [f"{p.name} = {_num(values.get(p.name, 0))}" for p in info.param_specs]
     text = "\n".join(lines) + "\n"
     digest = hashlib.sha256(text.encode()).hexdigest()[:10]

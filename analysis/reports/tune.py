@@ -22,7 +22,7 @@ from analysis.reports import plots
 from analysis.reports.compare import answer as compare_answer
 from analysis.reports.content import Comparisons, Content, Figure, Section
 from analysis.reports.fmt import View, col, many_seats, pct, pts, pval, results_view
-from strategies.registry import base_policy_lines
+from strategies.registry import base_policy_lines, model_lines
 
 TUNE_METHOD = [
     "Search: optuna's TPE sampler (multivariate; categorical for knobs with at most three "
@@ -182,7 +182,7 @@ def strategy_text(outcome: StudyOutcome, params: dict[str, float], row: dict,
                      f"(95% CI {pct(against_row['win_low'])} to "
                      f"{pct(against_row['win_high'])})")
     lines.append(f'base = "{info.base}"')
-    lines += base_policy_lines(info)
+    lines += base_policy_lines(info) + model_lines(info)
     for p in info.param_specs:
         value = params.get(p.name, 0)
         shown = int(value) if p.integer else value

@@ -25,6 +25,8 @@ class Stopped(click.ClickException):
 
 
 def _mistakes() -> tuple[type[Exception], ...]:
+    from analysis.experiments.learn import LearnError
+    from analysis.experiments.learn_fit import FitError
     from analysis.experiments.pairings import PlayError
     from analysis.experiments.sequential import SprtInputError
     from analysis.experiments.tune_study import TuneError
@@ -35,10 +37,12 @@ def _mistakes() -> tuple[type[Exception], ...]:
     from sim.runs.replay import ReplayError
     from sim.runs.storage import RunError
     from sim.runs.trace import TraceError
+    from strategies.learned.model_file import ModelError
     from strategies.registry import StrategyError
 
     return (RulesError, StrategyError, RunError, PairingError, ReportError, PlayError,
-            PositionError, SprtInputError, ReplayError, TuneError, TraceError)
+            PositionError, SprtInputError, ReplayError, TuneError, TraceError, LearnError,
+            FitError, ModelError)
 
 
 def _interrupted() -> tuple[type[BaseException], ...]:

@@ -317,6 +317,7 @@ def _add_groups() -> None:
     """``rules``, ``strategies`` and the analysis commands live in their own modules."""
     from sim.cli.analysis import COMMANDS  # compare, sweep, rules-compare, report, ask
     from sim.cli.guide import guide
+    from sim.cli.learn import learn
     from sim.cli.position import position
     from sim.cli.rules import rules
     from sim.cli.strategies import strategies
@@ -328,6 +329,7 @@ def _add_groups() -> None:
     app.add_command(strategies)
     app.add_command(position)
     app.add_command(guide)
+    app.add_command(learn)
     for command in COMMANDS:
         app.add_command(command)
 

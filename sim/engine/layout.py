@@ -19,6 +19,7 @@ from __future__ import annotations
 import numpy as np
 
 from sim.core import cards
+from sim.core.capacity import MAX_FEATURES, VALUE_MODEL_SLOTS
 from sim.core.enums import NO_DECISION, Book, Candidate, Decision, SearchStat
 from sim.core.rules import (
     MAX_SEATS,
@@ -142,6 +143,17 @@ SEARCH_FIELDS = [
     ("search_left_for", np.int64, (N_DECISIONS, len(Candidate))),
 ]
 
+# A learned player's value model (strategies.learned): per seat, the fitted model as one flat
+# array its kernels read (``strategies.learned.value``), set per table like ``params``; the
+# features of the position being scored; the score of each candidate.
+LEARNED_FIELDS = [
+    ("value_model", np.float64, (MAX_SEATS, VALUE_MODEL_SLOTS)),
+    ("feats", np.float64, (MAX_FEATURES,)),
+    ("feats_base", np.float64, (MAX_FEATURES,)),  # the base candidate's, for advantage models
+    ("model_in", np.float64, (2 * MAX_FEATURES,)),  # a model's standardised inputs
+    ("cand_score", np.float64, (MAX_CANDIDATES,)),
+]
+
 WORK_DTYPE = np.dtype(
     [
         ("sc", np.int64, (N_WORK_SCALARS,)),
@@ -170,6 +182,7 @@ WORK_DTYPE = np.dtype(
         ("tmp_rank_books", np.int32, (cards.N_RANKS,)),
         ("tmp_booked", np.int32, (_K,)),
         *SEARCH_FIELDS,
+        *LEARNED_FIELDS,
     ],
     align=True,
 )
@@ -206,9 +219,13 @@ def new_game(packed_rules: np.ndarray, checked: bool = False, count: int = 1) ->
 
 
 def new_work(strategy_index: np.ndarray, params: np.ndarray,
-             base_params: np.ndarray | None = None) -> np.ndarray:
-    """A work area with each seat's parameter vector (and a search seat's base policy's)."""
+             base_params: np.ndarray | None = None,
+             value_models: np.ndarray | None = None) -> np.ndarray:
+    """A work area with each seat's parameter vector (and a search seat's base policy's, and
+    a learned seat's value model)."""
     arr = np.zeros(1, dtype=WORK_DTYPE)
+    if value_models is not None:
+        arr[0]["value_model"][: value_models.shape[0], : value_models.shape[1]] = value_models
     arr[0]["strategy"][: len(strategy_index)] = strategy_index
     arr[0]["params"][: params.shape[0], : params.shape[1]] = params
     if base_params is not None:

@@ -21,6 +21,7 @@ from sim.engine.layout import (
     new_work,
 )
 from sim.engine.reasons import IllegalProposal, explain
+from strategies.learned.model_file import ModelError, seat_value_models
 from strategies.per_profile import resolve_seats
 from strategies.registry import StrategyError, StrategyInfo, seat_base_params, seat_params
 
@@ -80,7 +81,7 @@ def make_table(rules: Rules, seat_strategies: Sequence[str | StrategyInfo],
         seats=infos,
         game=new_game(packed, checked=checked),
         work=new_work(np.arange(len(infos), dtype=np.int32), seat_params(infos, N_PARAMS),
-                      seat_base_params(infos, N_PARAMS)),
+                      seat_base_params(infos, N_PARAMS), seat_models(infos)),
         trace=new_trace(trace),
         copies=new_game(packed, checked=False, count=SEARCH_COPIES),
         guard=new_game(packed, checked=False),
@@ -88,6 +89,15 @@ def make_table(rules: Rules, seat_strategies: Sequence[str | StrategyInfo],
         fast=tuple([BUILTIN_CODES.get(info.module, 0) if direct_calls else 0
                     for info in infos] + [0] * (MAX_SEATS - len(infos))),
     )
+
+
+def seat_models(infos: Sequence[StrategyInfo]) -> np.ndarray:
+    """Each seat's value model for ``w.value_model`` (a one-line StrategyError for a model
+    file that changed or went missing)."""
+    try:
+        return seat_value_models(infos)
+    except ModelError as exc:
+        raise StrategyError(str(exc)) from None
 
 
 def refusal_message(table: Table) -> str:

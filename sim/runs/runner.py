@@ -30,7 +30,7 @@ import numpy as np
 from sim.core.rules import Rules
 from sim.play.api import play
 from sim.runs.signals import SignalHandlers
-from sim.runs.storage import ChunkResult, Run, RunError, RunSpec, now_iso
+from sim.runs.storage import ChunkResult, Recording, Run, RunError, RunSpec, now_iso
 
 os.environ.setdefault("NUMBA_NUM_THREADS", "1")
 
@@ -67,23 +67,34 @@ class ChunkTask:
     first_game: int
     games: int
     keep_records: bool
+    recording: Recording | None = None
 
 
 def compute_chunk(task: ChunkTask) -> ChunkResult:
-    """Play one chunk; return its aggregate and, if kept, its records as zstd Parquet bytes."""
+    """Play one chunk; return its aggregate and, if kept, its records as zstd Parquet bytes
+    (for a recording run, the recorded positions: ``sim.play.recording``)."""
     from sim.core.records import flatten
     from sim.runs.aggregate import aggregate_columns
 
     start = time.perf_counter()
-    rec = play(task.rules, task.seats, task.seed, task.first_game, task.games)
-    cols = flatten(rec)
+    if task.recording is None:
+        rec = play(task.rules, task.seats, task.seed, task.first_game, task.games)
+        table = cols = flatten(rec)
+    else:
+        from sim.play.recording import record, samples_table
+
+        rec, feats, meta, targets = record(task.rules, task.seats, task.seed, task.first_game,
+                                           task.games, task.recording.sample_rate,
+                                           task.recording.explore, task.recording.worlds)
+        cols = flatten(rec)
+        table = samples_table(feats, meta, targets)
     agg = aggregate_columns(cols, task.rules.deals_per_game, task.rules.partnerships)
     data = digest = None
     if task.keep_records:
         import polars as pl
 
         buf = io.BytesIO()
-        pl.DataFrame(cols).write_parquet(buf, compression="zstd")
+        pl.DataFrame(table).write_parquet(buf, compression="zstd")
         data = buf.getvalue()
         digest = hashlib.sha256(data).hexdigest()
     return ChunkResult(index=task.index, first_game=task.first_game, games=task.games,
@@ -397,7 +408,7 @@ def execute(run: Run, backend: Backend, progress: bool = False, note=None) -> Ou
                     c["index"] > until.stop_after:
                 return
             yield ChunkTask(spec.rules, seats, spec.seed, c["index"], c["first_game"],
-                            c["games"], spec.keep_records)
+                            c["games"], spec.keep_records, spec.recording)
 
     run.set_status("running")
     session = {"started": now_iso(), "backend": backend.name,

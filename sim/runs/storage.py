@@ -65,6 +65,28 @@ class CorruptChunkError(RunError):
 
 
 @dataclass(frozen=True)
+class Recording:
+    """A run that records positions for a learned evaluator (``handfoot learn``): at each
+    decision with chance ``sample_rate``, the position after each sensible candidate from the
+    deciding seat's view and its value searched over ``worlds`` imagined deals, and with chance
+    ``explore`` a random candidate played there instead of the seat's own choice
+    (``sim.play.recording``). Its chunk files hold the recorded rows, not deals."""
+
+    sample_rate: float
+    explore: float
+    worlds: int  # imagined deals behind each candidate's target (0: the realised outcome)
+
+    def __post_init__(self) -> None:
+        if not 0 <= self.worlds <= 256:
+            raise RunError(f"the worlds per recorded decision must be 0 to 256 "
+                           f"(got {self.worlds})")
+        if not 0 < self.sample_rate <= 1:
+            raise RunError(f"the sample rate must be in (0, 1] (got {self.sample_rate})")
+        if not 0 <= self.explore <= 1:
+            raise RunError(f"the exploring chance must be in [0, 1] (got {self.explore})")
+
+
+@dataclass(frozen=True)
 class UntilCI:
     """Stop adding chunks once the 95% interval of ``metric`` is narrower than ``width``."""
 
@@ -94,6 +116,7 @@ class RunSpec:
     chunk_size: int
     keep_records: bool = True
     until_ci: UntilCI | None = None
+    recording: Recording | None = None
     # The strategies as played (base kernel id and parameters), read from the names or
     # strategy files once when the run is created: a resume, or a cluster worker, never
     # re-reads a strategy file that may have changed or may not exist there.
@@ -209,6 +232,8 @@ class Run:
             "games": spec.games,
             "chunking": {"chunk_size": spec.chunk_size, "chunks": len(spec.chunks())},
             "records": "parquet" if spec.keep_records else "summary-only",
+            "recording": (None if spec.recording is None else
+                          dataclasses.asdict(spec.recording)),
             "until_ci": (None if spec.until_ci is None else
                          {"metric": spec.until_ci.metric, "width": spec.until_ci.width,
                           "reached": None, "achieved_width": None}),
@@ -250,6 +275,7 @@ class Run:
             try:
                 rules = rules_from_knobs(m["rules"]["knobs"])
                 until = m.get("until_ci")
+                recording = m.get("recording")
                 spec = RunSpec(
                     rules=rules,
                     profile=m["rules"]["profile"],
@@ -261,6 +287,10 @@ class Run:
                     keep_records=m["records"] == "parquet",
                     until_ci=(None if until is None else
                               UntilCI(float(until["width"]), until["metric"])),
+                    recording=(None if recording is None else
+                               Recording(float(recording["sample_rate"]),
+                                         float(recording["explore"]),
+                                         int(recording["worlds"]))),
                     seat_infos=tuple(StrategyInfo(**info)
                                      for info in m["strategies"]["played"]),
                 )

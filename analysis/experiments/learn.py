@@ -1,0 +1,219 @@
+"""``handfoot learn``: play games recording positions, fit a value model, write the model file.
+
+The games go through the ordinary runner (``sim.runs.runner``: parallel, seeded, resumable,
+a progress bar) as a *recording* run (``sim.runs.storage.Recording``), whose chunk files hold
+the recorded rows; Ctrl-C keeps the finished chunks, and the same command (or ``--resume``)
+continues them. Once every chunk is played, the rows are read in chunk order, whole games are
+held out, and the model is fitted (``analysis.experiments.learn_fit``). The model file records
+the rules id, the feature version, the training seed and data size, the held-out error and
+calibration, and the learning curve; it holds no timing, path or worker count, so the same
+seed and data size give the same file bit for bit whatever ``--jobs``.
+
+Nothing is written to the model file until the fit is done: bad input (a model file or run for
+other rules, too few games to fit) stops before it, in one line.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import math
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+from analysis.experiments.learn_fit import (
+    FitError,
+    FitSettings,
+    Rows,
+    fit,
+    held_out_errors,
+    learning_curve,
+)
+from analysis.experiments.playing import chunk_size_for
+from sim.core.profiles import load_rules
+from sim.runs.storage import Recording, Run, RunError, RunSpec
+from strategies.learned.model_file import Model, ModelError, read_model, write_model
+from strategies.learned.schema import FEATURE_VERSION, N_FEATURES
+
+# Decisions recorded per deal at a sample rate of 1 (about: the tuned players of standard).
+DECISIONS_PER_DEAL = 200
+MIN_ROWS_PER_FEATURE = 20  # training rows at least, per feature slot
+MIN_HELD_OUT_GAMES = 5
+
+
+class LearnError(ValueError):
+    """Settings or files that cannot give a model; one line saying why and what would do."""
+
+
+@dataclass(frozen=True)
+class LearnSettings:
+    rules: str  # profile name or rule file
+    player: str  # the strategy every seat plays
+    seed: int
+    games: int
+    sample_rate: float = 0.05
+    explore: float = 0.5
+    worlds: int = 16
+    held_out: float = 0.1  # share of the games (the last ones) held out
+    fit: FitSettings = FitSettings()
+
+    def run_name(self) -> str:
+        stem = Path(self.rules).stem if self.rules.endswith(".toml") else self.rules
+        player = Path(self.player).stem if self.player.endswith(".toml") else self.player
+        return f"learn-{stem}-{player}-s{self.seed}-g{self.games}"
+
+
+def min_games(settings: LearnSettings, deals_per_game: int) -> int:
+    """The fewest games whose expected training rows reach ``MIN_ROWS_PER_FEATURE`` per
+    feature, with at least ``MIN_HELD_OUT_GAMES`` held out."""
+    per_game = DECISIONS_PER_DEAL * deals_per_game * settings.sample_rate
+    rows = MIN_ROWS_PER_FEATURE * N_FEATURES
+    games = math.ceil(rows / (per_game * (1 - settings.held_out)))
+    return max(games, math.ceil(MIN_HELD_OUT_GAMES / settings.held_out))
+
+
+def check(settings: LearnSettings, out: Path | None):
+    """The rules, their profile name and the run spec; refuses bad settings in one line
+    before anything is played or written."""
+    from analysis.experiments.pairings import rules_and_profile
+    from sim.play.api import seats_for_teams
+    from strategies.per_profile import check_spec
+
+    if settings.fit.kind not in ("ridge", "mlp"):
+        raise LearnError(f"unknown model kind '{settings.fit.kind}' (known: ridge, mlp)")
+    if settings.fit.target == "advantage" and settings.worlds == 0:
+        raise LearnError("an advantage model needs searched targets (--worlds 1 or more): "
+                         "with --worlds 0 only the candidate played has an outcome")
+    if not 0 < settings.held_out < 1:
+        raise LearnError(f"the held-out share must be between 0 and 1 (got {settings.held_out})")
+    rules, profile = rules_and_profile(settings.rules)
+    check_spec(settings.player)
+    try:
+        recording = Recording(settings.sample_rate, settings.explore, settings.worlds)
+    except RunError as exc:
+        raise LearnError(str(exc)) from None
+    need = min_games(settings, rules.deals_per_game)
+    if settings.games < need:
+        about = int(settings.games * rules.deals_per_game * DECISIONS_PER_DEAL
+                    * settings.sample_rate)
+        raise LearnError(f"too few games to fit a model: {settings.games:,} games at sample "
+                         f"rate {settings.sample_rate:g} give about {about:,} positions; give "
+                         f"--games {need:,} or more")
+    if out is not None and out.exists():
+        try:
+            read_model(out)
+        except ModelError:
+            pass  # a damaged file may be replaced by a good one
+        else:
+            other = read_model(out).rules_id
+            if other != rules.rules_id:
+                raise LearnError(f"{out} holds a model for rules id {other}, not these rules "
+                                 f"(id {rules.rules_id}); choose another --out")
+    seats = tuple(seats_for_teams([settings.player], rules.players))
+    spec = RunSpec(rules=rules, profile=profile, team_strategies=(settings.player,),
+                   seat_strategies=seats, seed=settings.seed, games=settings.games,
+                   chunk_size=chunk_size_for(settings.games, 2), keep_records=True,
+                   recording=recording)
+    return rules, profile, spec
+
+
+def play(spec: RunSpec, folder: Path, resume: bool, jobs: int, progress: bool, note) -> Run:
+    """Play (or continue, or reuse) the recording run in ``folder``."""
+    from sim.runs.runner import simulate_to
+
+    if folder.exists():
+        run = Run.open(folder)
+        have = run.spec
+        same = (have.rules.rules_id == spec.rules.rules_id and have.seed == spec.seed
+                and have.games == spec.games and have.recording == spec.recording
+                and tuple(i.played for i in have.engine_seats())
+                == tuple(i.played for i in spec.engine_seats()))
+        if not same:
+            raise LearnError(f"{folder} holds a recording run with other settings; remove it "
+                             "or choose another --name")
+        if not run.missing():
+            return run
+        note(f"continuing {folder}: {len(run.done())} of {len(run.chunks)} chunks are done")
+        run, _, _ = simulate_to(folder, None, jobs=jobs, progress=progress, note=note)
+        return run
+    if resume:
+        raise LearnError(f"nothing to resume: {folder} does not exist")
+    run, _, _ = simulate_to(folder, spec, jobs=jobs, progress=progress, note=note)
+    return run
+
+
+def read_rows(run: Run) -> Rows:
+    """Every recorded row in chunk order."""
+    import polars as pl
+
+    from sim.play.recording import feature_column
+
+    frames = [pl.read_parquet(run.chunk_path(c["index"])) for c in run.chunks]
+    table = pl.concat(frames) if frames else pl.DataFrame()
+    x = table.select([feature_column(j) for j in range(N_FEATURES)]).to_numpy()
+    return Rows(x.astype(np.float64), table["target"].to_numpy().astype(np.float64),
+                table["game"].to_numpy(), table["index"].to_numpy())
+
+
+def fit_run(run: Run, settings: LearnSettings, rules_id: str, profile: str) -> Model:
+    """The model of a finished recording run, with its held-out measures and metadata."""
+    rows = read_rows(run)
+    first_held = int(round(settings.games * (1 - settings.held_out)))
+    train = rows.subset(rows.games < first_held)
+    test = rows.subset(rows.games >= first_held)
+    fitted = len(train.design(settings.fit.target)[1])
+    if fitted < MIN_ROWS_PER_FEATURE * N_FEATURES or len(test.y) < 10:
+        raise FitError(f"too few positions to fit: {fitted:,} for training and "
+                       f"{len(test.y):,} held out from {settings.games:,} games; "
+                       f"play more games (--games) or record more of each (--sample-rate)")
+    model = fit(train, settings.fit, rules_id, profile)
+    errors = held_out_errors(model, test)
+    curve = learning_curve(train, test, settings.fit, rules_id, profile)
+    played = run.spec.engine_seats()[0]
+    model.metadata = {
+        "training": {"rules": settings.rules, "player": settings.player,
+                     "player_played": {"module": played.module, "params": played.params,
+                                       "base_params": played.base_params,
+                                       "model_sha256": played.model_sha256},
+                     "seed": settings.seed, "games": settings.games,
+                     "deals": settings.games * run.spec.rules.deals_per_game,
+                     "sample_rate": settings.sample_rate, "explore": settings.explore,
+                     "worlds": settings.worlds,
+                     "rows": int(len(rows.y)), "training_rows": int(len(train.y)),
+                     "held_out_games": settings.games - first_held,
+                     "target": ("the mean outcome of the position over the worlds, played on "
+                                "by the base policy in every seat" if settings.worlds else
+                                "the deal's realised outcome")
+                     + " (the seat's side's deal score minus the best other side's; in the "
+                       "last deal, the game margin plus or minus 2000 for winning or losing)"},
+        "fit": settings.fit.describe(),
+        "held_out": errors,
+        "learning_curve": curve,
+        "feature_version": FEATURE_VERSION,
+        "rounds": [],
+    }
+    return model
+
+
+def learn(settings: LearnSettings, out: Path, runs_dir: Path, name: str | None = None,
+          resume: bool = False, jobs: int = 0, progress: bool = False, note=None) -> Model:
+    """Play, fit and write ``out``; returns the model written."""
+    note = note or (lambda message: None)
+    rules, profile, spec = check(settings, out)
+    folder = runs_dir / (name or settings.run_name())
+    run = play(spec, folder, resume, jobs, progress, note)
+    model = fit_run(run, settings, rules.rules_id, profile)
+    write_model(out, model)
+    return model
+
+
+def with_round(model: Model, entry: dict) -> Model:
+    """The model with one more expert-iteration round's measures in its metadata."""
+    metadata = dict(model.metadata)
+    metadata["rounds"] = [*metadata.get("rounds", []), entry]
+    return dataclasses.replace(model, metadata=metadata)
+
+
+def load_rules_id(rules: str) -> str:
+    return load_rules(rules).rules_id

@@ -1,0 +1,128 @@
+"""``handfoot learn``: fit a value model for one rule set (analysis.experiments.learn) and
+write its model file and report. User mistakes are one line and exit code 2
+(sim.cli.errors)."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import click
+
+from sim.cli.common import note
+from sim.cli.errors import UserError, user_errors
+from sim.cli.options import (
+    check_games,
+    check_jobs,
+    check_seed,
+    jobs_option,
+    progress_option,
+    rules_option,
+    seed_option,
+)
+
+GAMES = 20_000
+
+
+@click.command(epilog="Examples: handfoot learn --rules standard --out standard.json;  "
+                      "handfoot learn --rules club.toml --player cautious --games 5000 "
+                      "--out club.json;  handfoot learn --rules standard --player learned "
+                      "--out round2.json (a round of expert iteration: the learned player "
+                      "plays the games)")
+@rules_option()
+@click.option("--out", "out", type=click.Path(path_type=Path), required=True,
+              help="The model file to write (JSON); written only once the fit is done.")
+@click.option("--player", default=None, metavar="STRATEGY",
+              help="The strategy every seat plays while positions are recorded  [default: "
+                   "tuned where the profile has a tuned file, else cautious]")
+@click.option("--games", "-n", type=int, default=GAMES, show_default=True,
+              help="Games to play (the last tenth held out to measure the model).")
+@seed_option("Root seed: the same seed and games give the same model file, bit for bit.")
+@click.option("--sample-rate", type=float, default=0.05, show_default=True,
+              help="Chance that a decision's position is recorded.")
+@click.option("--worlds", type=int, default=16, show_default=True,
+              help="Imagined deals behind each recorded candidate's target (the search's "
+                   "value, every seat playing the player's base policy); 0: the deal's "
+                   "realised outcome, one row per recorded decision.")
+@click.option("--explore", type=float, default=0.5, show_default=True,
+              help="Chance that a recorded decision plays a random sensible candidate "
+                   "instead of the player's own choice.")
+@click.option("--target", type=click.Choice(["advantage", "value"]), default="advantage",
+              show_default=True,
+              help="What the model predicts: how much better each candidate's position is "
+                   "than the base policy's choice's (fitted on the differences of the "
+                   "search's values, which share their worlds), or a position's value.")
+@click.option("--kind", type=click.Choice(["mlp", "ridge"]), default="mlp", show_default=True,
+              help="The model: a one-hidden-layer network of rectified units, or ridge "
+                   "regression on the features.")
+@click.option("--hidden", type=click.IntRange(1, 96), default=32, show_default=True,
+              help="Hidden units of the network.")
+@click.option("--alpha", type=float, default=1.0, show_default=True,
+              help="Ridge penalty (with --kind ridge).")
+@click.option("--name", default=None, metavar="NAME",
+              help="The run folder under --runs-dir  [default: learn-<rules>-<player>-s<seed>-"
+                   "g<games>]")
+@click.option("--resume", is_flag=True,
+              help="Continue the interrupted run of these settings (running the same command "
+                   "again does too).")
+@click.option("--runs-dir", type=click.Path(path_type=Path), default=Path("runs"),
+              show_default=True, help="Where the recording runs go.")
+@click.option("--report-dir", type=click.Path(path_type=Path), default=None,
+              help="Where the report goes  [default: reports/<name of --out>]")
+@jobs_option()
+@progress_option()
+def learn(rules_spec: str, out: Path, player: str | None, games: int, seed: int,
+          sample_rate: float, worlds: int, explore: float, target: str, kind: str,
+          hidden: int, alpha: float,
+          name: str | None, resume: bool, runs_dir: Path, report_dir: Path | None, jobs: int,
+          progress: bool | None) -> None:
+    """Fit a value model of a deal's outcome for one rule set: play games with every seat
+    playing --player, record the position after a sample of the decisions (from the
+    deciding seat's view, the features of strategies/learned/features.py) with the deal's
+    outcome for that seat's side, fit a model on them, and write it to --out with its
+    held-out error, calibration and learning curve, and a report beside it.
+
+    The `learned` strategy plays a model file: name it in a strategy file (base = "learned",
+    model = "FILE"); the shipped models (strategies/learned/models/) are rebuilt by the
+    commands in docs/learned.md. Ctrl-C keeps the games played; --resume continues.
+    """
+    from analysis.experiments.learn import LearnSettings
+    from analysis.experiments.learn import learn as run_learn
+    from analysis.experiments.learn_fit import FitSettings
+    from analysis.reports.learn import write_report
+
+    check_games(games, least=2)
+    check_seed(seed)
+    check_jobs(jobs)
+    with user_errors("continue with the same command and --resume"):
+        player = player or _default_player(rules_spec)
+        click.echo(f"handfoot: recording games of {player} in every seat", err=True)
+        settings = LearnSettings(rules=rules_spec, player=player, seed=seed, games=games,
+                                 sample_rate=sample_rate, explore=explore, worlds=worlds,
+                                 fit=FitSettings(kind=kind, target=target, alpha=alpha,
+                                                 hidden=hidden, seed=seed))
+        show = sys.stderr.isatty() if progress is None else progress
+        model = run_learn(settings, out, runs_dir, name=name, resume=resume, jobs=jobs,
+                          progress=show, note=note)
+        folder = report_dir or Path("reports") / out.stem
+        write_report(model, folder)
+    held = model.metadata["held_out"]
+    click.echo(f"model: {out} ({model.kind}, rules id {model.rules_id}, "
+               f"{model.metadata['training']['rows']:,} positions from {games:,} games of "
+               f"{player})")
+    click.echo(f"held out ({held['rows']:,} {held['target']} rows): RMSE {held['rmse']:,.1f} "
+               f"points, R² {held['r2']:.3f}")
+    click.echo(f"report: {folder / 'index.html'}")
+
+
+def _default_player(rules_spec: str) -> str:
+    """tuned where the rules are a profile with a tuned file, else cautious (said aloud)."""
+    from analysis.experiments.pairings import rules_and_profile
+    from strategies.per_profile import tuned_profiles
+
+    _, profile = rules_and_profile(rules_spec)
+    if profile in tuned_profiles():
+        return "tuned"
+    if not rules_spec.endswith(".toml"):
+        raise UserError(f"no player for {rules_spec}: name one with --player")
+    return "cautious"

@@ -1,0 +1,241 @@
+"""Playing games while recording positions for a learned evaluator (``handfoot learn``).
+
+The loop is the ordinary game loop (``sim.play.loop``) with one addition: at a sample of the
+decisions (each with chance ``sample_rate``, drawn from a key of the seed, game, deal, turn,
+decision step and seat, so the sample never touches the game's or the strategies' streams and
+is the same however the games are split), the deciding seat's sensible candidates are gathered
+(``strategies.search.candidates``, its base policy's choice first) and each becomes a row: the
+features of the position it leads to, from the deciding seat's view
+(``strategies.learned.features``), as the learned player computes them, and as target the
+search's value of it, the mean outcome over ``worlds`` imagined deals played on to the end of
+the deal by the seat's base policy in every seat (``strategies.search.pimc.evaluate``; the
+outcome of ``strategies.search.rollout.value_for``: the side's deal score minus the best
+other's, in the last deal the game margin and a bonus for winning it). Every candidate meets
+the same worlds, so the targets of one decision differ by what the candidate changes, not by
+luck: that is what a learned player choosing between them needs. Then, with chance
+``explore``, a random candidate is played instead of the seat's own choice, so the games
+visit positions the policy alone would not.
+
+With ``worlds = 0`` there is no search: one row per recorded decision, the candidate played,
+its target the deal's realised outcome for the seat's side.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+from numba import njit
+
+from sim.core.enums import NO_DECISION
+from sim.core.records import N_COLUMNS, TeamField, to_records
+from sim.core.rules import R_DEALS, Rules
+from sim.engine import rng
+from sim.engine.determinize import deal_world
+from sim.engine.finish import finish_deal, team_col
+from sim.engine.flow import apply_decision, ended, next_turn, start_deal
+from sim.engine.layout import (
+    MAX_CANDIDATES,
+    S_CHECKED,
+    S_DECIDER,
+    S_DECISION,
+    S_TEAMS,
+    S_TURN,
+    T_ON,
+)
+from sim.engine.position import copy_position
+from sim.engine.scoring import N_PARTS
+from sim.play.api import make_table, run_compiled
+from sim.play.loop import ask_next, builtin_code, decide
+from strategies.learned.features import N_FEATURES, write_features
+from strategies.learned.player import LEARNED_SALT, hides_cards
+from strategies.registry import TACTICIAN_MODULE, StrategyInfo
+from strategies.search import candidates as cands
+from strategies.search.params import BASELINE_POLICY, ROLLOUT_POLICY
+from strategies.search.pimc import VIEW_FAIR, decision_step, evaluate
+from strategies.search.rollout import value_for
+
+# Columns of the integer side of a recorded row.
+(M_GAME, M_DEAL, M_SEAT, M_TURN, M_DECISION, M_CANDIDATE, M_CANDIDATES, M_INDEX) = range(8)
+# A row's decision (game, deal, seat, turn, decision), its candidate's kind (Candidate), how
+# many candidates the decision had, and the candidate's place among them (0: the base policy's
+# choice; a decision's rows follow each other in that order).
+META_COLUMNS = ("game", "deal", "seat", "turn", "decision", "candidate", "candidates",
+                "index")
+RECORD_DISCARDS = 3  # discard candidates gathered at a recorded decision (as the search does)
+SAMPLE_SALT = 0x2545F4914F6CDD1D
+# Rows reserved per deal and per unit of sample rate: a deal has about 200 decisions, and a
+# long one (Simpson, 6 players) several times that.
+ROWS_PER_DEAL = 1200
+
+
+@njit(cache=True)
+def _draw(seed: int, game: int, deal: int, turn: int, step: int, seat: int) -> float:
+    """A uniform number in [0, 1) of this decision alone."""
+    key = rng.world_key(seed, game, deal, turn, step, seat) ^ np.uint64(SAMPLE_SALT)
+    return float(rng.mix64(key) >> np.uint64(11)) * (1.0 / 9007199254740992.0)
+
+
+@njit(cache=True)
+def _record_row(g, w, seed: int, game: int, deal: int, seat: int, c: int, count: int,
+                world, feats, meta, row: int) -> None:
+    """One row: the features of ``world`` (the position after candidate ``c``) from
+    ``seat``'s view, and what identifies it."""
+    meta[row, M_GAME] = game
+    meta[row, M_DEAL] = deal
+    meta[row, M_SEAT] = seat
+    meta[row, M_TURN] = g.sc[S_TURN]
+    meta[row, M_DECISION] = g.sc[S_DECISION]
+    meta[row, M_CANDIDATE] = w.cand_kind[c]
+    meta[row, M_CANDIDATES] = count
+    meta[row, M_INDEX] = c
+    write_features(world, seat, w.feats)
+    for j in range(N_FEATURES):
+        feats[row, j] = w.feats[j]
+
+
+@njit(cache=True)
+def _searched_rows(g, w, t, x, seed: int, game: int, deal: int, seat: int, count: int,
+                   worlds: int, feats, meta, targets, row: int) -> int:
+    """Every candidate's row, its target the search's mean outcome over ``worlds`` imagined
+    deals (every seat playing the seat's base policy to the end of the deal); the features
+    are those of the position after the candidate as the learned player sees it
+    (``strategies.learned.player``: in one imagined deal where the decision can bring unseen
+    cards, else on a copy of the position). Returns the rows written (0 when no world
+    consistent with the decision was found)."""
+    if not evaluate(g, w, t, x, seat, VIEW_FAIR, 0.0, worlds, 0, ROLLOUT_POLICY, 0.0, 0,
+                    count):
+        return 0
+    trace_on = t.sc[T_ON]
+    t.sc[T_ON] = 0
+    saved = w.rng[rng.STREAM_STRATEGY]
+    if hides_cards(g.sc[S_DECISION]):
+        key = rng.world_key(seed, game, deal, g.sc[S_TURN], decision_step(g), 0) ^ LEARNED_SALT
+        deal_world(g, w, seat, x, 0, key)
+    else:
+        copy_position(x, 0, g)
+        x[0].sc[S_CHECKED] = 0
+    for c in range(count):
+        total = 0.0
+        for k in range(worlds):
+            total += w.world_values[c, k]
+        targets[row + c] = total / worlds
+        copy_position(x, 1, x[0])
+        cands.load(w, c)
+        apply_decision(x[1], w, t, w.cand_value[c])
+        _record_row(g, w, seed, game, deal, seat, c, count, x[1], feats, meta, row + c)
+    w.rng[rng.STREAM_STRATEGY] = saved
+    t.sc[T_ON] = trace_on
+    return count
+
+
+@njit(cache=True)
+def _recorded_decision(g, w, t, x, seed: int, game: int, deal: int, explore: float,
+                       worlds: int, feats, meta, targets, row: int) -> int:
+    """Play the pending decision as a recorded one; returns the rows recorded. With
+    ``worlds`` = 0 one row, the position after the candidate played (its target filled in
+    when the deal ends); else a row per candidate, searched (``_searched_rows``)."""
+    seat = g.sc[S_DECIDER]
+    step = decision_step(g)
+    count = cands.gather(g, w, t, x, seat, RECORD_DISCARDS, True, BASELINE_POLICY)
+    rows = 0
+    if worlds > 0 and count > 1:
+        rows = _searched_rows(g, w, t, x, seed, game, deal, seat, count, worlds, feats, meta,
+                              targets, row)
+    chosen = 0
+    if count > 1 and _draw(seed, game, deal, g.sc[S_TURN], step, seat + 8) < explore:
+        chosen = int(_draw(seed, game, deal, g.sc[S_TURN], step, seat + 16) * count)
+    cands.load(w, chosen)
+    if worlds == 0:
+        targets[row] = np.nan  # the deal's outcome, once it ends
+        apply_decision(g, w, t, w.cand_value[chosen])
+        _record_row(g, w, seed, game, deal, seat, chosen, count, g, feats, meta, row)
+        return 1
+    apply_decision(g, w, t, w.cand_value[chosen])
+    return rows
+
+
+@njit(cache=True)
+def record_games(g, w, t, x, guard, hooks, fast, seed: int, first_game: int, n_games: int,
+                 out, sample_rate: float, explore: float, worlds: int, feats, meta,
+                 targets) -> int:
+    """Play games ``first_game`` .. + ``n_games`` (one row of ``out`` per deal) and record
+    positions (``feats``, ``meta``, ``targets``); returns the rows recorded. Raises when the
+    arrays are full (the caller sizes them for the sample rate)."""
+    deals = g.rules[R_DEALS]
+    parts = np.zeros(N_PARTS, dtype=np.int64)
+    teams = g.sc[S_TEAMS]
+    row = 0
+    rows = 0
+    for game in range(first_game, first_game + n_games):
+        g.game_score[:] = 0
+        for deal in range(1, deals + 1):
+            start_deal(g, w, t, seed, game, deal)
+            first_row = rows
+            while not ended(g):
+                if g.sc[S_DECISION] == NO_DECISION:
+                    next_turn(g, t)
+                    continue
+                if _draw(seed, game, deal, g.sc[S_TURN], decision_step(g),
+                         g.sc[S_DECIDER]) < sample_rate:
+                    if rows + MAX_CANDIDATES > feats.shape[0]:
+                        raise ValueError("recording: more positions than reserved")
+                    rows += _recorded_decision(g, w, t, x, seed, game, deal, explore, worlds,
+                                               feats, meta, targets, rows)
+                    continue
+                builtin = builtin_code(g, fast)
+                if builtin != 0:
+                    apply_decision(g, w, t, ask_next(g, w, builtin))
+                else:
+                    apply_decision(g, w, t, decide(g, w, t, x, guard, hooks, fast))
+            for r in range(first_row, rows):
+                if np.isnan(targets[r]):
+                    targets[r] = value_for(g, meta[r, M_SEAT])
+            finish_deal(g, t, game, deal, out[row], parts)
+            for team in range(teams):
+                g.game_score[team] += out[row, team_col(TeamField.SCORE, team)]
+            row += 1
+    return rows
+
+
+def record(rules: Rules, seat_strategies: Sequence[str | StrategyInfo], seed: int,
+           first_game: int, n_games: int, sample_rate: float, explore: float, worlds: int):
+    """Play ``n_games`` games recording positions; returns the deal records and the recorded
+    rows as (features float32 [rows, N_FEATURES], meta int64 [rows, len(META_COLUMNS)],
+    targets float64 [rows]). Every seat's base policy for the candidates is its own
+    tactician vector (or, for a search or learned player, its base policy)."""
+    table = make_table(rules, seat_strategies)
+    for s, info in enumerate(table.seats):
+        if info.module == TACTICIAN_MODULE:
+            table.work[0]["base_params"][s] = table.work[0]["params"][s]
+    deals = n_games * rules.deals_per_game
+    cap = int(deals * (ROWS_PER_DEAL * sample_rate + 8)) * (MAX_CANDIDATES if worlds else 1)
+    rows = np.zeros((deals, N_COLUMNS), dtype=np.int64)
+    feats = np.zeros((cap, N_FEATURES), dtype=np.float32)
+    meta = np.zeros((cap, len(META_COLUMNS)), dtype=np.int64)
+    targets = np.zeros(cap, dtype=np.float64)
+    n = np.zeros(1, dtype=np.int64)
+
+    def kernel(g, w, t, x, guard, hooks, fast):
+        n[0] = record_games(g, w, t, x, guard, hooks, fast, seed, first_game, n_games, rows,
+                            sample_rate, explore, worlds, feats, meta, targets)
+
+    run_compiled(table, kernel)
+    k = int(n[0])
+    return (to_records(rows, seed, rules.partnerships, rules.players), feats[:k].copy(),
+            meta[:k].copy(), targets[:k].copy())
+
+
+def feature_column(j: int) -> str:
+    """The column of feature slot ``j`` in a recording's chunk files."""
+    return f"f{j:03d}"
+
+
+def samples_table(feats: np.ndarray, meta: np.ndarray, targets: np.ndarray) -> dict:
+    """The recorded rows as named columns (a chunk file of a recording run): the meta
+    columns, the outcome (``target``) and one column per feature slot."""
+    table = {name: meta[:, i] for i, name in enumerate(META_COLUMNS)}
+    table["target"] = targets
+    for j in range(feats.shape[1]):
+        table[feature_column(j)] = feats[:, j]
+    return table

@@ -1,0 +1,2 @@
+"""``learned``: a fast strong player that scores each sensible candidate by a value model
+fitted on simulated positions (``handfoot learn``)."""

@@ -1,0 +1,249 @@
+"""Model files: one fitted value model per rule set, as JSON, and its flat array for the kernels.
+
+A model file holds what the model was fitted on and how well it did beside the numbers
+themselves: the rules id it is for, the feature version, the training seed and data size, the
+held-out error and calibration, and (after expert iteration) each round's measured strength.
+Everything here is plain Python (reading a model must not load the compiler).
+
+A file that cannot be used is refused in one line (``ModelError``): another rule set's model
+(naming both rules ids), a corrupt or truncated file, a feature version other than the one
+this handfoot computes, a model too big for the work area.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import math
+import os
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+
+from sim.core.capacity import MAX_FEATURES, VALUE_MODEL_SLOTS
+from strategies.learned.schema import (
+    ADVANTAGE,
+    FEATURE_NAMES,
+    FEATURE_VERSION,
+    HEADER,
+    LINEAR,
+    MLP,
+    N_FEATURES,
+    V_FEATURES,
+    V_HIDDEN,
+    V_KIND,
+    V_TARGET,
+    V_VERSION,
+    VALUE,
+    model_inputs,
+    slots_needed,
+)
+
+FORMAT = "handfoot-model/1"
+KINDS = {"ridge": LINEAR, "mlp": MLP}
+TARGETS = {"value": VALUE, "advantage": ADVANTAGE}
+
+assert N_FEATURES <= MAX_FEATURES, "the work area's feature scratch is too small"
+
+
+class ModelError(ValueError):
+    """A model file that cannot be used here; the message names the file and why."""
+
+
+@dataclass
+class Model:
+    """A fitted value model: standardisation, weights and what it was fitted on."""
+
+    rules_id: str
+    profile: str
+    kind: str  # "ridge" or "mlp"
+    mean: list[float]  # per input (the features; for an advantage model, then their change)
+    scale: list[float]
+    coef: list[float] = field(default_factory=list)  # ridge
+    intercept: float = 0.0
+    hidden_weights: list[list[float]] = field(default_factory=list)  # mlp: one row per unit
+    hidden_bias: list[float] = field(default_factory=list)
+    output_weights: list[float] = field(default_factory=list)
+    output_bias: float = 0.0
+    metadata: dict = field(default_factory=dict)
+    feature_version: int = FEATURE_VERSION
+    target: str = "value"  # "value" or "advantage" (strategies.learned.schema)
+
+    @property
+    def inputs(self) -> int:
+        return model_inputs(TARGETS[self.target], N_FEATURES)
+
+    def to_dict(self) -> dict:
+        body = ({"coef": self.coef, "intercept": self.intercept} if self.kind == "ridge" else
+                {"hidden_weights": self.hidden_weights, "hidden_bias": self.hidden_bias,
+                 "output_weights": self.output_weights, "output_bias": self.output_bias})
+        return {"format": FORMAT, "rules_id": self.rules_id, "profile": self.profile,
+                "feature_version": self.feature_version, "feature_names": list(FEATURE_NAMES),
+                "kind": self.kind, "target": self.target, "metadata": self.metadata,
+                "mean": self.mean,
+                "scale": self.scale, **body}
+
+    @property
+    def hidden(self) -> int:
+        return len(self.hidden_bias) if self.kind == "mlp" else 0
+
+    def flat(self) -> np.ndarray:
+        """The model as the kernels read it (``strategies.learned.value``)."""
+        n = self.inputs
+        target = TARGETS[self.target]
+        out = np.zeros(slots_needed(KINDS[self.kind], target, N_FEATURES, self.hidden),
+                       dtype=np.float64)
+        out[V_KIND] = KINDS[self.kind]
+        out[V_FEATURES] = N_FEATURES
+        out[V_HIDDEN] = self.hidden
+        out[V_VERSION] = self.feature_version
+        out[V_TARGET] = target
+        out[HEADER:HEADER + n] = self.mean
+        out[HEADER + n:HEADER + 2 * n] = 1.0 / np.asarray(self.scale, dtype=np.float64)
+        body = HEADER + 2 * n
+        if self.kind == "ridge":
+            out[body:body + n] = self.coef
+            out[body + n] = self.intercept
+        else:
+            h = self.hidden
+            out[body:body + h * n] = np.asarray(self.hidden_weights, dtype=np.float64).ravel()
+            out[body + h * n:body + h * n + h] = self.hidden_bias
+            out[body + h * n + h:body + h * n + 2 * h] = self.output_weights
+            out[body + h * n + 2 * h] = self.output_bias
+        return out
+
+
+def dumps(model: Model) -> str:
+    """The file's text: the same model always gives the same bytes."""
+    return json.dumps(model.to_dict(), indent=1, sort_keys=True) + "\n"
+
+
+def write_model(path: Path, model: Model) -> None:
+    """Write atomically (a temporary file renamed into place): a failure leaves the old file."""
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_name(path.name + ".tmp")
+    tmp.write_text(dumps(model), encoding="utf-8")
+    os.replace(tmp, path)
+
+
+def file_digest(path: Path) -> str:
+    return hashlib.sha256(Path(path).read_bytes()).hexdigest()
+
+
+def _numbers(path, data: dict, key: str, length: int) -> list[float]:
+    values = data.get(key)
+    if not isinstance(values, list) or len(values) != length or not all(
+            isinstance(v, int | float) and not isinstance(v, bool) and math.isfinite(v)
+            for v in values):
+        raise ModelError(f"model file {path} is damaged: '{key}' is not {length} finite numbers")
+    return [float(v) for v in values]
+
+
+def _number(path, data: dict, key: str) -> float:
+    value = data.get(key)
+    if isinstance(value, bool) or not isinstance(value, int | float) or not math.isfinite(value):
+        raise ModelError(f"model file {path} is damaged: '{key}' is not a finite number")
+    return float(value)
+
+
+def read_model(path: str | Path, rules_id: str | None = None) -> Model:
+    """The model in ``path``; with ``rules_id``, refused unless it was fitted for those rules."""
+    path = Path(path)
+    try:
+        text = path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise ModelError(f"model file {path} does not exist") from None
+    except (OSError, UnicodeDecodeError) as exc:
+        raise ModelError(f"model file {path} cannot be read ({exc})") from None
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise ModelError(f"model file {path} is truncated or corrupt (not valid JSON: "
+                         f"{exc.msg} at line {exc.lineno})") from None
+    if not isinstance(data, dict) or data.get("format") != FORMAT:
+        raise ModelError(f"{path} is not a handfoot model file (format "
+                         f"{data.get('format') if isinstance(data, dict) else None!r}, "
+                         f"expected {FORMAT!r})")
+    version = data.get("feature_version")
+    if version != FEATURE_VERSION:
+        raise ModelError(f"model file {path} was fitted on feature version {version}, and this "
+                         f"handfoot computes version {FEATURE_VERSION}; refit it with "
+                         "`handfoot learn`")
+    if data.get("feature_names") != list(FEATURE_NAMES):
+        raise ModelError(f"model file {path} is damaged: its feature names are not those of "
+                         f"feature version {FEATURE_VERSION}")
+    made_for = data.get("rules_id")
+    if not isinstance(made_for, str):
+        raise ModelError(f"model file {path} is damaged: no rules id")
+    if rules_id is not None and made_for != rules_id:
+        raise ModelError(f"model file {path} is for rules id {made_for} "
+                         f"({data.get('profile', '?')}), not these rules (id {rules_id})")
+    kind = data.get("kind")
+    if kind not in KINDS:
+        raise ModelError(f"model file {path} is damaged: kind {kind!r} (known: "
+                         f"{', '.join(KINDS)})")
+    target = data.get("target", "value")
+    if target not in TARGETS:
+        raise ModelError(f"model file {path} is damaged: target {target!r} (known: "
+                         f"{', '.join(TARGETS)})")
+    n = model_inputs(TARGETS[target], N_FEATURES)
+    scale = _numbers(path, data, "scale", n)
+    if any(s <= 0 for s in scale):
+        raise ModelError(f"model file {path} is damaged: a feature scale is not positive")
+    model = Model(rules_id=made_for, profile=str(data.get("profile", "")), kind=kind,
+                  mean=_numbers(path, data, "mean", n), scale=scale,
+                  metadata=data.get("metadata") if isinstance(data.get("metadata"), dict)
+                  else {}, target=target)
+    if kind == "ridge":
+        model.coef = _numbers(path, data, "coef", n)
+        model.intercept = _number(path, data, "intercept")
+    else:
+        bias = data.get("hidden_bias")
+        hidden = len(bias) if isinstance(bias, list) else 0
+        if hidden < 1:
+            raise ModelError(f"model file {path} is damaged: no hidden units")
+        rows = data.get("hidden_weights")
+        if not isinstance(rows, list) or len(rows) != hidden:
+            raise ModelError(f"model file {path} is damaged: 'hidden_weights' is not "
+                             f"{hidden} rows")
+        model.hidden_weights = [_numbers(path, {"row": r}, "row", n) for r in rows]
+        model.hidden_bias = _numbers(path, data, "hidden_bias", hidden)
+        model.output_weights = _numbers(path, data, "output_weights", hidden)
+        model.output_bias = _number(path, data, "output_bias")
+    need = slots_needed(KINDS[kind], TARGETS[target], N_FEATURES, model.hidden)
+    if need > VALUE_MODEL_SLOTS:
+        raise ModelError(f"model file {path} is too big for the engine ({need} numbers, at "
+                         f"most {VALUE_MODEL_SLOTS})")
+    return model
+
+
+_FLAT_CACHE: dict[tuple[str, str], np.ndarray] = {}
+
+
+def flat_for(path: str, sha256: str) -> np.ndarray:
+    """The flat array of the model file ``path``, which must still be the file whose sha256
+    was recorded when the strategy met its rules (a run resumed after its model file changed
+    would no longer be one experiment)."""
+    key = (path, sha256)
+    if key not in _FLAT_CACHE:
+        try:
+            digest = file_digest(Path(path))
+        except OSError as exc:
+            raise ModelError(f"model file {path} cannot be read ({exc.strerror})") from None
+        if digest != sha256:
+            raise ModelError(f"model file {path} has changed since this strategy was set up "
+                             f"(sha256 {digest[:12]}, expected {sha256[:12]})")
+        _FLAT_CACHE[key] = read_model(path).flat()
+    return _FLAT_CACHE[key]
+
+
+def seat_value_models(infos) -> np.ndarray:
+    """One row per seat for ``w.value_model``: the seat's model, zeros for a seat without."""
+    out = np.zeros((len(infos), VALUE_MODEL_SLOTS), dtype=np.float64)
+    for s, info in enumerate(infos):
+        if getattr(info, "model_sha256", ""):
+            flat = flat_for(info.model, info.model_sha256)
+            out[s, : flat.shape[0]] = flat
+    return out

@@ -1,0 +1,131 @@
+"""``learned``: the base policy's choice, unless a value model scores another candidate better.
+
+At each decision with more than one sensible candidate (the search's candidate generator,
+``strategies.search.candidates``, the base policy's choice first) it plays each candidate on a
+copy of the position and scores the position it leads to, from its own seat's view, with the
+seat's value model (``w.value_model[seat]``, fitted by ``handfoot learn``). A pick-up or meld
+can bring cards the seat cannot see (the two drawn, a Foot picked up), so those are played in
+``worlds`` imagined deals of the unseen cards (``sim.engine.determinize``) and the scores
+averaged, every candidate meeting the same worlds; a discard, a grant or going out reveals
+nothing, so it is played once on a copy of the position as it is. The base policy's choice
+stays unless another beats it by ``margin`` points. One model evaluation per candidate
+instead of a search's thousands of rollouts: the player is as fast as a few heuristic ones.
+
+It decides only from what its seat may know: the worlds are built from its view, and the
+features read only what the seat may see (``strategies.learned.features``;
+``tests/test_no_cheating.py`` changes every hidden card and gets the same choices).
+"""
+
+from __future__ import annotations
+
+from numba import njit
+
+from sim.core.enums import Decision, SearchStat
+from sim.engine import rng
+from sim.engine.determinize import deal_world
+from sim.engine.flow import apply_decision
+from sim.engine.hooktypes import hook
+from sim.engine.layout import S_CHECKED, S_DEAL, S_DECISION, S_GAME, S_SEED, S_TURN, T_ON
+from sim.engine.position import copy_position
+from strategies.learned.features import write_features
+from strategies.learned.params import P_DISCARDS, P_MARGIN, P_MELD_VARIANTS, P_WORLDS
+from strategies.learned.value import is_advantage, model_value
+from strategies.search import candidates as cands
+from strategies.search.params import BASELINE_POLICY
+from strategies.search.pimc import decision_step
+
+LEARNED_SALT = 0x6A09E667F3BCC909  # the learned player's worlds differ from a search's
+
+
+@njit(cache=True)
+def hides_cards(decision: int) -> bool:
+    """Can the decision bring cards the seat cannot see into its view (a draw, a Foot)?"""
+    return decision == Decision.PICK_UP or decision == Decision.MELD
+
+
+@njit(cache=True)
+def score_candidates(g, w, t, x, seat: int, count: int, worlds: int) -> None:
+    """``w.cand_score[c]``: candidate c's mean model value over the worlds (for an advantage
+    model, its mean advantage over the base candidate, 0 for the base candidate itself); the
+    trace off and the strategies' stream put back after."""
+    m = w.value_model[seat]
+    trace_on = t.sc[T_ON]
+    t.sc[T_ON] = 0
+    saved = w.rng[rng.STREAM_STRATEGY]
+    for c in range(count):
+        w.cand_score[c] = 0.0
+    hidden = hides_cards(g.sc[S_DECISION])
+    advantage = is_advantage(m)
+    n = worlds if hidden else 1
+    step = decision_step(g)
+    for k in range(n):
+        if hidden:
+            key = rng.world_key(g.sc[S_SEED], g.sc[S_GAME], g.sc[S_DEAL], g.sc[S_TURN], step,
+                                k) ^ LEARNED_SALT
+            deal_world(g, w, seat, x, 0, key)
+        else:
+            copy_position(x, 0, g)
+            x[0].sc[S_CHECKED] = 0
+        for c in range(count):
+            copy_position(x, 1, x[0])
+            cands.load(w, c)
+            apply_decision(x[1], w, t, w.cand_value[c])
+            if c == 0 and advantage:
+                write_features(x[1], seat, w.feats_base)
+                continue
+            write_features(x[1], seat, w.feats)
+            w.cand_score[c] += model_value(m, w.feats, w.feats_base, w.model_in)
+    for c in range(count):
+        w.cand_score[c] /= n
+    w.rng[rng.STREAM_STRATEGY] = saved
+    t.sc[T_ON] = trace_on
+
+
+@njit(cache=True)
+def choose(g, w, t, x, seat: int) -> int:
+    """The candidate with the best model value, kept to the base policy's unless another beats
+    it by ``margin``; left in ``w.prop``, its value returned."""
+    params = w.params[seat]
+    decision = g.sc[S_DECISION]
+    count = cands.gather(g, w, t, x, seat, int(params[P_DISCARDS]),
+                         params[P_MELD_VARIANTS] > 0, BASELINE_POLICY)
+    w.search_stats[decision, SearchStat.DECISIONS] += 1
+    best = 0
+    if count > 1:
+        w.search_stats[decision, SearchStat.SEARCHED] += 1
+        score_candidates(g, w, t, x, seat, count, max(int(params[P_WORLDS]), 1))
+        for c in range(1, count):
+            if w.cand_score[c] > w.cand_score[best]:
+                best = c
+        if best != 0 and w.cand_score[best] - w.cand_score[0] <= params[P_MARGIN]:
+            best = 0
+        if best != 0:
+            w.search_stats[decision, SearchStat.LEFT_BASE] += 1
+            w.search_left_for[decision, w.cand_kind[best]] += 1
+    cands.load(w, best)
+    return w.cand_value[best]
+
+
+@hook
+def choose_pickup(g, w, t, x, seat):
+    return choose(g, w, t, x, seat)
+
+
+@hook
+def propose_melds(g, w, t, x, seat):
+    return choose(g, w, t, x, seat)
+
+
+@hook
+def grant(g, w, t, x, seat):
+    return choose(g, w, t, x, seat)
+
+
+@hook
+def go_out(g, w, t, x, seat):
+    return choose(g, w, t, x, seat)
+
+
+@hook
+def choose_discard(g, w, t, x, seat):
+    return choose(g, w, t, x, seat)
