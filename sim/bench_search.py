@@ -110,12 +110,14 @@ def time_search(rules, search, opponent: str, games: int, seed: int = SEED,
 
 
 def main(argv: list[str]) -> None:
-    """pimc at its defaults against tuned under standard for ``argv[0]`` games, timed in
-    process CPU time: one JSON line (the summary and the digest of the play)."""
+    """pimc at its defaults (or the search strategy ``argv[1]``, a name or file) against
+    tuned under standard for ``argv[0]`` games, timed in process CPU time: one JSON line (the
+    summary and the digest of the play)."""
     from sim.core.rules import Rules
-    from strategies.registry import load
+    from strategies.per_profile import resolve_spec
 
-    timing = time_search(Rules(), load("pimc"), "tuned", int(argv[0]), clock=time.process_time)
+    search = resolve_spec(argv[1] if len(argv) > 1 else "pimc", Rules())
+    timing = time_search(Rules(), search, "tuned", int(argv[0]), clock=time.process_time)
     print(json.dumps({**timing.summary(), "digest": timing.digest}), flush=True)
 
 

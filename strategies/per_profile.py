@@ -31,6 +31,7 @@ from strategies.registry import (
     PER_PROFILE,
     POLICY_MODULES,
     REGISTRY,
+    SEARCH_MODULES,
     TUNED,
     StrategyError,
     StrategyInfo,
@@ -73,6 +74,8 @@ def resolve_model(info: StrategyInfo, rules: Rules) -> StrategyInfo:
     StrategyError for a model that is missing, damaged or fitted for other rules."""
     if info.module not in MODEL_MODULES or info.model_sha256:
         return info
+    if info.module in SEARCH_MODULES:
+        return _search_model(info, rules)
     path = Path(info.model) if info.model else None
     if path is None:
         profile = profile_name(rules)
@@ -110,6 +113,28 @@ def _per_profile(spec: str, rules: Rules, custom_hint: str) -> StrategyInfo:
     info = load(str(path))
     return StrategyInfo(spec, info.module, f"tactician tuned for {profile} ({path.name})",
                         dict(info.params), info.sees_hidden)
+
+
+def _search_model(info: StrategyInfo, rules: Rules) -> StrategyInfo:
+    """A search player's value model, read only with ``leaf = 1`` (then it must be named, and
+    be a value model: the leaves need a position's value, not a candidate's advantage)."""
+    if not info.params.get("leaf"):
+        return info
+    if int(info.params.get("horizon", 0)) < 1:
+        raise StrategyError(f"{info.name}: leaf = 1 scores rollouts where they stop, after "
+                            "'horizon' of the searcher's turns; set horizon = 1 or more")
+    if not info.model:
+        raise StrategyError(f"{info.name}: leaf = 1 needs {MODEL_KEY} = \"FILE\", a value model "
+                            "(`handfoot learn --target value --out FILE`)")
+    try:
+        model = read_model(info.model, rules.rules_id)
+        digest = file_digest(Path(info.model))
+    except ModelError as exc:
+        raise StrategyError(f"{info.name}: {exc}") from None
+    if model.target != "value":
+        raise StrategyError(f"{info.name}: {info.model} predicts a candidate's advantage; the "
+                            "leaves need a value model (`handfoot learn --target value`)")
+    return dataclasses.replace(info, model=str(Path(info.model).resolve()), model_sha256=digest)
 
 
 def resolve_base(info: StrategyInfo, rules: Rules) -> StrategyInfo:

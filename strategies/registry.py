@@ -103,8 +103,12 @@ LEARNED_MODULE = "strategies.learned.player"
 POLICY_MODULES = frozenset({"strategies.search.pimc", "strategies.search.oracle",
                             "strategies.search.oracle_hands", LEARNED_MODULE})
 # Players that score positions with a value model (``handfoot learn``): ``model`` names its
-# file, by default the shipped model of the rules' profile (``strategies/learned/``).
-MODEL_MODULES = frozenset({LEARNED_MODULE})
+# file; for ``learned`` by default the shipped model of the rules' profile
+# (``strategies/learned/models/``), for a search player (with ``leaf = 1``: the model scores
+# where its rollouts stop) a value model it must name.
+SEARCH_MODULES = frozenset({"strategies.search.pimc", "strategies.search.oracle",
+                            "strategies.search.oracle_hands"})
+MODEL_MODULES = frozenset({LEARNED_MODULE}) | SEARCH_MODULES
 MODEL_KEY = "model"
 # The module whose play a base policy must be: its decisions are a tactician vector.
 TACTICIAN_MODULE = "strategies.tactician"

@@ -31,10 +31,9 @@ from analysis.experiments.learn_fit import (
     learning_curve,
 )
 from analysis.experiments.playing import chunk_size_for
-from sim.core.profiles import load_rules
 from sim.runs.storage import Recording, Run, RunError, RunSpec
 from strategies.learned.model_file import Model, ModelError, read_model, write_model
-from strategies.learned.schema import FEATURE_VERSION, N_FEATURES
+from strategies.learned.schema import FEATURE_VERSION, N_FEATURES, feature_column
 
 # Decisions recorded per deal at a sample rate of 1 (about: the tuned players of standard).
 DECISIONS_PER_DEAL = 200
@@ -147,8 +146,6 @@ def read_rows(run: Run) -> Rows:
     """Every recorded row in chunk order."""
     import polars as pl
 
-    from sim.play.recording import feature_column
-
     frames = [pl.read_parquet(run.chunk_path(c["index"])) for c in run.chunks]
     table = pl.concat(frames) if frames else pl.DataFrame()
     x = table.select([feature_column(j) for j in range(N_FEATURES)]).to_numpy()
@@ -169,7 +166,7 @@ def fit_run(run: Run, settings: LearnSettings, rules_id: str, profile: str) -> M
                        f"play more games (--games) or record more of each (--sample-rate)")
     model = fit(train, settings.fit, rules_id, profile)
     errors = held_out_errors(model, test)
-    curve = learning_curve(train, test, settings.fit, rules_id, profile)
+    curve = learning_curve(train, test, settings.fit, rules_id, profile, model)
     played = run.spec.engine_seats()[0]
     model.metadata = {
         "training": {"rules": settings.rules, "player": settings.player,
@@ -197,23 +194,72 @@ def fit_run(run: Run, settings: LearnSettings, rules_id: str, profile: str) -> M
 
 
 def learn(settings: LearnSettings, out: Path, runs_dir: Path, name: str | None = None,
-          resume: bool = False, jobs: int = 0, progress: bool = False, note=None) -> Model:
-    """Play, fit and write ``out``; returns the model written."""
+          resume: bool = False, jobs: int = 0, progress: bool = False, note=None,
+          rounds: int = 1, measure: int = 0) -> Model:
+    """Play, fit and write ``out``; returns the model written.
+
+    With ``rounds`` > 1, expert iteration: round r's games are played by the ``learned``
+    player of round r - 1's model (the search labelling the positions it reaches, as in
+    round 1), and round r's model is fitted on them; the last round's model is written. With
+    ``measure`` > 0 each round's player is matched against the first round's player (the
+    tuned heuristic, say) on ``measure`` shuffles in every seating, and the figures go into
+    the model's metadata (``rounds``)."""
     note = note or (lambda message: None)
-    rules, profile, spec = check(settings, out)
-    folder = runs_dir / (name or settings.run_name())
-    run = play(spec, folder, resume, jobs, progress, note)
-    model = fit_run(run, settings, rules.rules_id, profile)
+    if rounds < 1:
+        raise LearnError(f"--rounds must be 1 or more (got {rounds})")
+    base = name or settings.run_name()
+    player, described = settings.player, settings.player
+    history: list[dict] = []
+    model = None
+    for r in range(1, rounds + 1):
+        current = dataclasses.replace(settings, player=player, seed=settings.seed + r - 1)
+        rules, profile, spec = check(current, out)
+        folder = runs_dir / (base if r == 1 else f"{base}-round{r}")
+        if rounds > 1:
+            note(f"round {r} of {rounds}: games of {described} in every seat")
+        run = play(spec, folder, resume and folder.exists(), jobs, progress, note)
+        model = fit_run(run, current, rules.rules_id, profile)
+        model.metadata["training"]["player"] = described
+        model_path = runs_dir / f"{base}-round{r}.json"
+        write_model(model_path, model)
+        strategy = runs_dir / f"{base}-round{r}.toml"
+        strategy.write_text(f'# the learned player of round {r} (handfoot learn)\n'
+                            f'base = "learned"\nmodel = "{model_path.name}"\n'
+                            + ("" if profile in _tuned_profiles() else
+                               f'base_policy = "{settings.player}"\n'), encoding="utf-8")
+        if measure:
+            history.append(measure_round(r, str(strategy), settings.player, settings.rules,
+                                         settings.seed, measure, runs_dir / f"{base}-measure",
+                                         jobs, progress, note))
+        model.metadata["rounds"] = list(history)
+        player = str(strategy)
+        described = f"learned with the round {r} model"
     write_model(out, model)
     return model
 
 
-def with_round(model: Model, entry: dict) -> Model:
-    """The model with one more expert-iteration round's measures in its metadata."""
-    metadata = dict(model.metadata)
-    metadata["rounds"] = [*metadata.get("rounds", []), entry]
-    return dataclasses.replace(model, metadata=metadata)
+def _tuned_profiles() -> list[str]:
+    from strategies.per_profile import tuned_profiles
+
+    return tuned_profiles()
 
 
-def load_rules_id(rules: str) -> str:
-    return load_rules(rules).rules_id
+def measure_round(r: int, player: str, opponent: str, rules: str, seed: int, games: int,
+                  root: Path, jobs: int, progress: bool, note) -> dict:
+    """Round ``r``'s player against ``opponent``: paired, every seating, ``games`` shuffles."""
+    from analysis.experiments.pairings import Pairing, Side
+    from analysis.experiments.playing import play_pairs
+    from analysis.statistics.paired import analyse_seatings
+
+    pairing = Pairing(key=f"round{r}", a=Side(f"round {r}", player), b=Side(opponent, opponent),
+                      rules=rules, group=rules)
+    pairs = play_pairs([pairing], root, seed + 7919, games, jobs=jobs, progress=progress,
+                       note=note)
+    result, _ = analyse_seatings(pairs[0].runs)
+    return {"round": r, "player": f"learned (round {r} model)", "opponent": opponent,
+            "shuffles": games, "seatings": result.teams, "seed": seed + 7919,
+            "win_rate": round(result.win_rate, 4), "win_low": round(result.win_low, 4),
+            "win_high": round(result.win_high, 4), "even": round(result.even, 4),
+            "per_deal": round(result.per_deal.mean, 1),
+            "per_deal_low": round(result.per_deal.low, 1),
+            "per_deal_high": round(result.per_deal.high, 1)}

@@ -176,18 +176,22 @@ def choices(model: Model, rows: Rows) -> list[dict]:
                 gain += rows.y[s + c] - rows.y[s]
         out.append({"margin": margin, "decisions": len(multi),
                     "left_base": round(left / max(len(multi), 1), 4),
-                    "gain_per_decision": round(gain / max(len(multi), 1), 3)})
+                    "gain_per_decision": round(float(gain) / max(len(multi), 1), 3)})
     return out
 
 
 def learning_curve(train: Rows, test: Rows, settings: FitSettings, rules_id: str,
-                   profile: str) -> list[dict]:
-    """Held-out RMSE of the same fit on the first 1/8, 1/4, 1/2 and all of the training
-    games."""
+                   profile: str, full: Model) -> list[dict]:
+    """Held-out RMSE of the same fit on the first 1/8, 1/4 and 1/2 of the training games, and
+    of ``full``, the fit on all of them."""
     out = []
     last = int(train.games.max()) + 1 if len(train.games) else 0
     inputs, realised = test.design(settings.target)
     for share in CURVE_SHARES:
+        if share == 1.0:
+            rmse = float(np.sqrt(np.mean((predict_inputs(full, inputs) - realised) ** 2)))
+            out.append({"share": share, "rows": int(len(train.y)), "rmse": round(rmse, 3)})
+            continue
         part = train.subset(train.games < max(1, int(round(last * share))))
         if len(part.design(settings.target)[1]) < 2 * inputs.shape[1]:
             continue

@@ -89,9 +89,12 @@ def write_report(model, folder: Path) -> Path:
     ]
     if rounds:
         parts += ["<h2>Expert-iteration rounds</h2>",
-                  _table(["round", "played by", "against", "win rate (95% CI)", "games"],
-                         [[r.get("round"), r.get("player"), r.get("opponent"),
-                           r.get("win_rate"), r.get("games")] for r in rounds])]
+                  _table(["round", "player", "against", "wins (95% CI)", "points per deal",
+                          "shuffles x seatings"],
+                         [[r["round"], r["player"], r["opponent"],
+                           f"{r['win_rate']:.1%} ({r['win_low']:.1%} to {r['win_high']:.1%})",
+                           f"{r['per_deal']:+,.1f}", f"{r['shuffles']:,} x {r['seatings']}"]
+                          for r in rounds])]
     parts += ["<h2>Fitted on</h2>",
               f"<pre>{html.escape(json.dumps({'rules id': model.rules_id, **training, 'fit': meta['fit']}, indent=1))}</pre>"]  # noqa: E501
     page = ("<!doctype html><html><head><meta charset='utf-8'><title>Value model</title>"

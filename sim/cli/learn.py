@@ -55,10 +55,17 @@ GAMES = 20_000
 @click.option("--kind", type=click.Choice(["mlp", "ridge"]), default="mlp", show_default=True,
               help="The model: a one-hidden-layer network of rectified units, or ridge "
                    "regression on the features.")
-@click.option("--hidden", type=click.IntRange(1, 96), default=32, show_default=True,
+@click.option("--hidden", type=click.IntRange(1, 48), default=32, show_default=True,
               help="Hidden units of the network.")
 @click.option("--alpha", type=float, default=1.0, show_default=True,
               help="Ridge penalty (with --kind ridge).")
+@click.option("--rounds", type=click.IntRange(1, 5), default=1, show_default=True,
+              help="Rounds of expert iteration: round r's games are played by the learned "
+                   "player of round r - 1's model, and round r's model is fitted on them.")
+@click.option("--measure", type=click.IntRange(0, 1_000_000), default=0, show_default=True,
+              metavar="SHUFFLES",
+              help="Match each round's learned player against --player on this many "
+                   "shuffles in every seating and write the figures in the model file.")
 @click.option("--name", default=None, metavar="NAME",
               help="The run folder under --runs-dir  [default: learn-<rules>-<player>-s<seed>-"
                    "g<games>]")
@@ -73,7 +80,7 @@ GAMES = 20_000
 @progress_option()
 def learn(rules_spec: str, out: Path, player: str | None, games: int, seed: int,
           sample_rate: float, worlds: int, explore: float, target: str, kind: str,
-          hidden: int, alpha: float,
+          hidden: int, alpha: float, rounds: int, measure: int,
           name: str | None, resume: bool, runs_dir: Path, report_dir: Path | None, jobs: int,
           progress: bool | None) -> None:
     """Fit a value model of a deal's outcome for one rule set: play games with every seat
@@ -103,15 +110,20 @@ def learn(rules_spec: str, out: Path, player: str | None, games: int, seed: int,
                                                  hidden=hidden, seed=seed))
         show = sys.stderr.isatty() if progress is None else progress
         model = run_learn(settings, out, runs_dir, name=name, resume=resume, jobs=jobs,
-                          progress=show, note=note)
+                          progress=show, note=note, rounds=rounds, measure=measure)
         folder = report_dir or Path("reports") / out.stem
         write_report(model, folder)
     held = model.metadata["held_out"]
     click.echo(f"model: {out} ({model.kind}, rules id {model.rules_id}, "
                f"{model.metadata['training']['rows']:,} positions from {games:,} games of "
-               f"{player})")
+               f"{model.metadata['training']['player']})")
     click.echo(f"held out ({held['rows']:,} {held['target']} rows): RMSE {held['rmse']:,.1f} "
                f"points, R² {held['r2']:.3f}")
+    for r in model.metadata.get("rounds", []):
+        click.echo(f"round {r['round']}: wins {r['win_rate']:.1%} of games against "
+                   f"{r['opponent']} (95% CI {r['win_low']:.1%} to {r['win_high']:.1%}; even "
+                   f"{r['even']:.1%}), {r['per_deal']:+,.1f} points per deal, "
+                   f"{r['shuffles']:,} shuffles in each of {r['seatings']} seatings")
     click.echo(f"report: {folder / 'index.html'}")
 
 

@@ -49,6 +49,7 @@ from sim.play.api import make_table, run_compiled
 from sim.play.loop import ask_next, builtin_code, decide
 from strategies.learned.features import N_FEATURES, write_features
 from strategies.learned.player import LEARNED_SALT, hides_cards
+from strategies.learned.schema import feature_column
 from strategies.registry import TACTICIAN_MODULE, StrategyInfo
 from strategies.search import candidates as cands
 from strategies.search.params import BASELINE_POLICY, ROLLOUT_POLICY
@@ -224,11 +225,6 @@ def record(rules: Rules, seat_strategies: Sequence[str | StrategyInfo], seed: in
     k = int(n[0])
     return (to_records(rows, seed, rules.partnerships, rules.players), feats[:k].copy(),
             meta[:k].copy(), targets[:k].copy())
-
-
-def feature_column(j: int) -> str:
-    """The column of feature slot ``j`` in a recording's chunk files."""
-    return f"f{j:03d}"
 
 
 def samples_table(feats: np.ndarray, meta: np.ndarray, targets: np.ndarray) -> dict:

@@ -105,6 +105,8 @@ class Model:
         if self.kind == "ridge":
             out[body:body + n] = self.coef
             out[body + n] = self.intercept
+        elif target == ADVANTAGE:
+            self._fold(out, body)
         else:
             h = self.hidden
             out[body:body + h * n] = np.asarray(self.hidden_weights, dtype=np.float64).ravel()
@@ -112,6 +114,22 @@ class Model:
             out[body + h * n + h:body + h * n + 2 * h] = self.output_weights
             out[body + h * n + 2 * h] = self.output_bias
         return out
+
+    def _fold(self, out: np.ndarray, body: int) -> None:
+        """An advantage network with its standardisation folded into the weights
+        (``strategies.learned.value``): K, U, C, the output weights and bias."""
+        f, h = N_FEATURES, self.hidden
+        weights = np.asarray(self.hidden_weights, dtype=np.float64)
+        mean = np.asarray(self.mean, dtype=np.float64)
+        inv = 1.0 / np.asarray(self.scale, dtype=np.float64)
+        w1 = weights[:, :f] * inv[:f]  # per unit: the candidate's own features
+        w2 = weights[:, f:] * inv[f:]  # and their change from the base candidate's
+        k = np.asarray(self.hidden_bias) - w1 @ mean[:f] - w2 @ mean[f:]
+        out[body:body + h] = k
+        out[body + h:body + h + h * f] = w1.ravel()
+        out[body + h + h * f:body + h + 2 * h * f] = (w1 + w2).ravel()
+        out[body + h + 2 * h * f:body + 2 * h + 2 * h * f] = self.output_weights
+        out[body + 2 * h + 2 * h * f] = self.output_bias
 
 
 def dumps(model: Model) -> str:

@@ -24,4 +24,4 @@ LEARNED_PARAMS: tuple[Param, ...] = (
           "choice before it is taken instead"),
 )
 
-LEARNED_DEFAULTS = {"worlds": 2, "discards": 3, "meld_variants": 1, "margin": 10.0}
+LEARNED_DEFAULTS = {"worlds": 2, "discards": 3, "meld_variants": 1, "margin": 25.0}

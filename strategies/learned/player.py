@@ -1,15 +1,19 @@
-"""``learned``: the base policy's choice, unless a value model scores another candidate better.
+"""``learned``: the base policy's choice, unless a learned model scores another candidate better.
 
 At each decision with more than one sensible candidate (the search's candidate generator,
 ``strategies.search.candidates``, the base policy's choice first) it plays each candidate on a
 copy of the position and scores the position it leads to, from its own seat's view, with the
-seat's value model (``w.value_model[seat]``, fitted by ``handfoot learn``). A pick-up or meld
-can bring cards the seat cannot see (the two drawn, a Foot picked up), so those are played in
-``worlds`` imagined deals of the unseen cards (``sim.engine.determinize``) and the scores
-averaged, every candidate meeting the same worlds; a discard, a grant or going out reveals
-nothing, so it is played once on a copy of the position as it is. The base policy's choice
-stays unless another beats it by ``margin`` points. One model evaluation per candidate
-instead of a search's thousands of rollouts: the player is as fast as a few heuristic ones.
+seat's model (``w.value_model[seat]``, fitted by ``handfoot learn``): a value model scores each
+position; an advantage model (the shipped ones) scores how much better each candidate's
+position is than the base candidate's, having been fitted on exactly those differences of the
+search's values, which share their imagined deals and so are sharp where the values are not.
+A pick-up or meld can bring cards the seat cannot see (the two drawn, a Foot picked up), so
+those are played in ``worlds`` imagined deals of the unseen cards (``sim.engine.determinize``)
+and the scores averaged, every candidate meeting the same worlds; a discard, a grant or going
+out reveals nothing, so it is played once on a copy of the position as it is. The base
+policy's choice stays unless another beats it by ``margin`` points. One model evaluation per
+candidate instead of a search's thousands of rollouts: the player is as fast as a few
+heuristic ones.
 
 It decides only from what its seat may know: the worlds are built from its view, and the
 features read only what the seat may see (``strategies.learned.features``;
@@ -29,7 +33,12 @@ from sim.engine.layout import S_CHECKED, S_DEAL, S_DECISION, S_GAME, S_SEED, S_T
 from sim.engine.position import copy_position
 from strategies.learned.features import write_features
 from strategies.learned.params import P_DISCARDS, P_MARGIN, P_MELD_VARIANTS, P_WORLDS
-from strategies.learned.value import is_advantage, model_value
+from strategies.learned.value import (
+    advantage_base,
+    candidate_score,
+    is_advantage,
+    is_folded,
+)
 from strategies.search import candidates as cands
 from strategies.search.params import BASELINE_POLICY
 from strategies.search.pimc import decision_step
@@ -72,9 +81,11 @@ def score_candidates(g, w, t, x, seat: int, count: int, worlds: int) -> None:
             apply_decision(x[1], w, t, w.cand_value[c])
             if c == 0 and advantage:
                 write_features(x[1], seat, w.feats_base)
+                if is_folded(m):
+                    advantage_base(m, w.feats_base, w.model_in)
                 continue
             write_features(x[1], seat, w.feats)
-            w.cand_score[c] += model_value(m, w.feats, w.feats_base, w.model_in)
+            w.cand_score[c] += candidate_score(m, w.feats, w.feats_base, w.model_in)
     for c in range(count):
         w.cand_score[c] /= n
     w.rng[rng.STREAM_STRATEGY] = saved

@@ -47,6 +47,11 @@ FEATURE_NAMES: tuple[str, ...] = tuple(
 N_FEATURES = len(FEATURE_NAMES)
 
 
+def feature_column(j: int) -> str:
+    """The column of feature slot ``j`` in a recording run's chunk files."""
+    return f"f{j:03d}"
+
+
 # --- A model as one flat array (strategies.learned.value evaluates it) --------------------------
 
 V_KIND = 0
@@ -67,7 +72,13 @@ def model_inputs(target: int, n_features: int) -> int:
 
 
 def slots_needed(kind: int, target: int, n_features: int, hidden: int) -> int:
-    """How many slots a model of this shape takes."""
+    """How many slots a model of this shape takes (``strategies.learned.value`` lays them
+    out)."""
     n = model_inputs(target, n_features)
-    body = n + 1 if kind == LINEAR else hidden * n + 2 * hidden + 1
+    if kind == LINEAR:
+        body = n + 1
+    elif target == ADVANTAGE:
+        body = hidden + 2 * hidden * n_features + hidden + 1
+    else:
+        body = hidden * n + 2 * hidden + 1
     return HEADER + 2 * n + body

@@ -12,8 +12,15 @@ lays the fitted numbers out in one float64 array, which reaches the kernels per 
 * from ``HEADER``: each input's mean, then the reciprocal of its scale (inputs are
   standardised first);
 * ``LINEAR``: one weight per input, then the intercept;
-* ``MLP`` (one hidden layer of rectified units): the hidden weights row by row (unit by unit),
-  the hidden biases, the output weights, the output bias.
+* ``MLP`` (one hidden layer of rectified units) of a value: the hidden weights row by row (unit
+  by unit), the hidden biases, the output weights, the output bias;
+* ``MLP`` of an advantage, folded for speed: a unit's input is linear in the candidate's
+  features ``x`` and their change ``d = x - base``, so with the standardisation folded into the
+  weights it is ``K[h] + sum_j U[h, j] base[j] + sum_j C[h, j] d[j]``. The first two terms are
+  the same for every candidate of a decision (``advantage_base``, once), and ``d`` is zero but
+  for the few features a candidate changes (``advantage_of``, per candidate: a few hundred
+  multiplications instead of ten thousand). The slots: ``K`` (one per unit), ``U`` and ``C``
+  row by row, the output weights, the output bias.
 """
 
 from __future__ import annotations
@@ -24,6 +31,7 @@ from strategies.learned.schema import (
     ADVANTAGE,
     HEADER,
     LINEAR,
+    MLP,
     V_FEATURES,
     V_HIDDEN,
     V_KIND,
@@ -37,10 +45,77 @@ def is_advantage(m) -> bool:
 
 
 @njit(cache=True)
+def _folded(m) -> int:
+    """Where a folded advantage network's body starts."""
+    return HEADER + 4 * int(m[V_FEATURES])
+
+
+@njit(cache=True)
+def advantage_base(m, base, acc) -> None:
+    """``acc[h]``: the part of hidden unit h's input that is the same for every candidate
+    of the decision whose base candidate has features ``base`` (a folded advantage MLP)."""
+    f = int(m[V_FEATURES])
+    hidden = int(m[V_HIDDEN])
+    k = _folded(m)
+    u = k + hidden
+    for h in range(hidden):
+        a = m[k + h]
+        row = u + h * f
+        for j in range(f):
+            a += m[row + j] * base[j]
+        acc[h] = a
+
+
+@njit(cache=True)
+def advantage_of(m, x, base, acc) -> float:
+    """A folded advantage MLP's prediction for the candidate with features ``x``, given
+    ``advantage_base`` in ``acc[:hidden]``; only the features the candidate changes are
+    visited (``acc`` past the hidden units is scratch for them)."""
+    f = int(m[V_FEATURES])
+    hidden = int(m[V_HIDDEN])
+    c = _folded(m) + hidden + hidden * f
+    out_w = c + hidden * f
+    changed = 0
+    for j in range(f):
+        d = x[j] - base[j]
+        if d != 0.0:
+            acc[hidden + changed] = d
+            acc[hidden + f + changed] = j
+            changed += 1
+    total = m[out_w + hidden]
+    for h in range(hidden):
+        a = acc[h]
+        row = c + h * f
+        for i in range(changed):
+            a += m[row + int(acc[hidden + f + i])] * acc[hidden + i]
+        if a > 0.0:
+            total += m[out_w + h] * a
+    return total
+
+
+@njit(cache=True)
+def is_folded(m) -> bool:
+    """An advantage MLP, evaluated in its folded form."""
+    return int(m[V_TARGET]) == ADVANTAGE and int(m[V_KIND]) == MLP
+
+
+@njit(cache=True)
+def candidate_score(m, x, base, z) -> float:
+    """``model_value``, for a folded advantage MLP taking ``advantage_base`` as already in
+    ``z`` (the caller computes it once per decision)."""
+    if is_folded(m):
+        return advantage_of(m, x, base, z)
+    return model_value(m, x, base, z)
+
+
+@njit(cache=True)
 def model_value(m, x, base, z) -> float:
     """The model ``m``'s prediction for the features ``x`` (an advantage model: of the
     candidate whose position has features ``x`` over the base candidate's, ``base``); ``z`` is
     scratch for the standardised inputs."""
+    if is_folded(m):
+        advantage_base(m, base, z)
+        return advantage_of(m, x, base, z)
     f = int(m[V_FEATURES])
     n = f
     for j in range(f):

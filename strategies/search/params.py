@@ -16,6 +16,7 @@ P_RACE = 8
 P_PRUNE = 9
 P_INFER = 10
 P_INFER_SLACK = 11
+P_LEAF = 12
 
 # ``baseline`` and ``rollout`` name a policy by number; "the base policy" is the tactician
 # vector the seat's strategy names (``base_policy`` in a strategy file, strategies.registry),
@@ -68,8 +69,14 @@ SEARCH_PARAMS: tuple[Param, ...] = (
           "with infer 1: the chance of keeping a world for each seat whose last discard the "
           "base policy would not have made in it (0: only worlds that fit every discard; 1: no "
           "inference)"),
+    Param("leaf", P_LEAF, 0, 1, True,
+          "1: a rollout stops once the searcher's own turn has ended 'horizon' times and the "
+          "position is scored by a value model (model = FILE, fitted by handfoot learn "
+          "--target value) instead of played to the end; 0: rollouts are scored as they stand "
+          "where they stop"),
 )
 
 SEARCH_DEFAULTS = {"worlds": 128, "discards": 3, "rollout": 3, "epsilon": 0.1, "horizon": 0,
                    "meld_variants": 1, "caution": 1.0,
-                   "baseline": 1, "race": 0, "prune": 2.0, "infer": 0, "infer_slack": 0.2}
+                   "baseline": 1, "race": 0, "prune": 2.0, "infer": 0, "infer_slack": 0.2,
+                   "leaf": 0}

@@ -67,6 +67,7 @@ from strategies.search.params import (
     P_HORIZON,
     P_INFER,
     P_INFER_SLACK,
+    P_LEAF,
     P_MELD_VARIANTS,
     P_PRUNE,
     P_RACE,
@@ -74,7 +75,7 @@ from strategies.search.params import (
     P_WORLDS,
     ROLLOUT_POLICY,
 )
-from strategies.search.rollout import play_on, value_for
+from strategies.search.rollout import leaf_value, play_on, play_own_turns, value_for
 
 ROLLOUT_SALT = 0x5DEECE66D  # the rollouts' random stream differs from the world's shuffle
 # Worlds drawn, at most, to find one that fits what the seat saw (the asker can go out; with
@@ -202,7 +203,7 @@ def _end(w, t, policy: int, trace_on: int) -> None:
 
 @njit(cache=True)
 def _play_worlds(g, w, t, x, seat: int, view: int, slack: float, first: int, n: int,
-                 key_offset: int, policy: int, epsilon: float, horizon: int,
+                 key_offset: int, policy: int, epsilon: float, horizon: int, leaf: bool,
                  count: int) -> int:
     """Play every racing candidate (``w.cand_alive``) on in worlds ``first`` .. ``first + n -
     1`` (world k drawn from key number ``key_offset + k``); ``w.world_values[c, k]`` gets
@@ -224,8 +225,12 @@ def _play_worlds(g, w, t, x, seat: int, view: int, slack: float, first: int, n: 
             cands.load(w, c)
             w.rng[rng.STREAM_STRATEGY] = key ^ ROLLOUT_SALT
             apply_decision(x[1], w, t, w.cand_value[c])
-            play_on(x[1], w, t, x, policy, epsilon, horizon)
-            w.world_values[c, k] = value_for(x[1], seat)
+            if leaf:
+                play_own_turns(x[1], w, t, x, policy, epsilon, horizon, seat)
+                w.world_values[c, k] = leaf_value(x[1], w, seat)
+            else:
+                play_on(x[1], w, t, x, policy, epsilon, horizon)
+                w.world_values[c, k] = value_for(x[1], seat)
             rollouts += 1
     w.rng[rng.STREAM_STRATEGY] = saved
     return rollouts
@@ -242,7 +247,7 @@ def evaluate(g, w, t, x, seat: int, view: int, slack: float, worlds: int, first_
         w.cand_alive[c] = 1
     trace_on = _begin(w, t, seat, policy)
     played = _play_worlds(g, w, t, x, seat, view, slack, 0, worlds, first_world, policy,
-                          epsilon, horizon, count)
+                          epsilon, horizon, False, count)
     _end(w, t, policy, trace_on)
     return played >= 0
 
@@ -320,7 +325,7 @@ def keep_racing(w, count: int, worlds: int, prune: float, caution: float) -> boo
 
 @njit(cache=True)
 def race(g, w, t, x, seat: int, view: int, slack: float, budget: int, step: int,
-         prune: float, caution: float, policy: int, epsilon: float, horizon: int,
+         prune: float, caution: float, policy: int, epsilon: float, horizon: int, leaf: bool,
          count: int) -> int:
     """Worlds added ``step`` at a time, up to ``budget``, while ``keep_racing`` says the
     choice is open; returns the worlds played (-1 when no consistent world was found)."""
@@ -332,7 +337,7 @@ def race(g, w, t, x, seat: int, view: int, slack: float, budget: int, step: int,
     while done < budget:
         n = min(step, budget - done)
         played = _play_worlds(g, w, t, x, seat, view, slack, done, n, 0, policy, epsilon,
-                              horizon, count)
+                              horizon, leaf, count)
         if played < 0:
             done = -1
             break
@@ -367,7 +372,8 @@ def search(g, w, t, x, seat: int, view: int) -> int:
         step = budget
     worlds = race(g, w, t, x, seat, search_view(view, params), params[P_INFER_SLACK], budget,
                   step, params[P_PRUNE], params[P_CAUTION], int(params[P_ROLLOUT]),
-                  params[P_EPSILON], int(params[P_HORIZON]), count)
+                  params[P_EPSILON], int(params[P_HORIZON]),
+                  params[P_LEAF] > 0 and params[P_HORIZON] > 0, count)
     if worlds > 0:
         best = choose(w, count, worlds, params[P_CAUTION])
     elif decision == Decision.GRANT:  # no world where the asker can go out
