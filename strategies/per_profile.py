@@ -40,8 +40,8 @@ from strategies.registry import (
 )
 
 __all__ = ["PER_PROFILE", "TUNED", "check_spec", "is_per_profile", "learned_file",
-           "learned_profiles", "resolve_base", "resolve_model", "resolve_seats", "resolve_spec",
-           "tuned_dir", "tuned_file", "tuned_profiles"]
+           "learned_profiles", "resolve_base", "resolve_model", "resolve_played", "resolve_seats",
+           "resolve_spec", "tuned_dir", "tuned_file", "tuned_profiles"]
 
 
 def tuned_dir() -> Path:
@@ -139,10 +139,8 @@ def _search_model(info: StrategyInfo, rules: Rules) -> StrategyInfo:
 
 def resolve_base(info: StrategyInfo, rules: Rules) -> StrategyInfo:
     """A search or learned player with its base policy resolved for ``rules`` (``tuned``: the
-    tuned file of the rules' profile; refused, in one line, for a rule file that has none),
-    and a learned player's value model checked (``resolve_model``); any other strategy, or
-    one already resolved, as it is."""
-    info = resolve_model(info, rules)
+    tuned file of the rules' profile; refused, in one line, for a rule file that has none);
+    any other strategy, or one already resolved, as it is."""
     if info.module not in POLICY_MODULES or info.base_params:
         return info
     default = REGISTRY[info.base].base_policy
@@ -160,12 +158,18 @@ def resolve_base(info: StrategyInfo, rules: Rules) -> StrategyInfo:
     return dataclasses.replace(info, base_policy=spec, base_params=dict(policy.params))
 
 
+def resolve_played(info: StrategyInfo, rules: Rules) -> StrategyInfo:
+    """Everything of ``info`` that depends on the rules: its value model checked
+    (``resolve_model``) and its base policy resolved (``resolve_base``)."""
+    return resolve_base(resolve_model(info, rules), rules)
+
+
 def resolve_spec(spec: str, rules: Rules) -> StrategyInfo:
     """The strategy ``spec`` plays under ``rules``: a registered name, a strategy file, or a
     per-profile name resolved to the rules' profile; a search player's base policy resolved
     too."""
     if not is_per_profile(spec):
-        return resolve_base(load(spec), rules)
+        return resolve_played(load(spec), rules)
     hint = (f"strategy '{spec}' resolves per profile and these rules are not a named profile "
             f"(rules id {rules.rules_id}); tune one with `handfoot tune tactician --rules FILE "
             "--out FILE.toml` and play that file")
@@ -175,7 +179,7 @@ def resolve_spec(spec: str, rules: Rules) -> StrategyInfo:
 def resolve_seats(seat_specs: Sequence[str | StrategyInfo], rules: Rules) -> list[StrategyInfo]:
     """One ``StrategyInfo`` per seat, per-profile names and base policies resolved for
     ``rules``."""
-    return [resolve_base(s, rules) if isinstance(s, StrategyInfo) else resolve_spec(s, rules)
+    return [resolve_played(s, rules) if isinstance(s, StrategyInfo) else resolve_spec(s, rules)
             for s in seat_specs]
 
 

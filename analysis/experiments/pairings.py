@@ -20,7 +20,7 @@ from pathlib import Path
 from sim.core.profiles import load_rules, profile_name
 from sim.core.rules import Rules
 from sim.runs.storage import RunError
-from strategies.per_profile import is_per_profile, resolve_base, resolve_spec
+from strategies.per_profile import is_per_profile, resolve_played, resolve_spec
 from strategies.registry import StrategyInfo, base_policy_lines, load, model_lines
 
 STRATEGY_DIR = "strategies"
@@ -111,7 +111,7 @@ def side(spec: str, folder: Path, label: str | None = None, rules: Rules | None 
     else:
         info = load(spec)
         if rules is not None:
-            resolve_base(info, rules)  # a search player's base must exist under the rules
+            resolve_played(info, rules)  # its base policy and model must exist under the rules
     if info.sees_hidden and not allow_oracle:
         raise PlayError(f"strategy '{spec}' sees hidden cards, so a comparison with it is "
                         "not a fair game; pass --allow-oracle to measure against it anyway")

@@ -10,11 +10,14 @@ from strategies.per_profile import (
     PER_PROFILE,
     is_per_profile,
     resolve_base,
+    resolve_model,
     resolve_spec,
     tuned_profiles,
 )
 from strategies.registry import (
     BASE_POLICY_KEY,
+    LEARNED_MODULE,
+    MODEL_KEY,
     POLICY_MODULES,
     REGISTRY,
     StrategyError,
@@ -68,6 +71,8 @@ def show(spec: str, rules_spec: str) -> None:
     click.echo(f'base = "{base}"')
     if info.module in POLICY_MODULES:
         _show_base_policy(info, rules_spec)
+    if info.module == LEARNED_MODULE:
+        _show_model(info, rules_spec)
     if not info.parametric:
         click.echo("# (no parameters)")
         return
@@ -77,11 +82,34 @@ def show(spec: str, rules_spec: str) -> None:
         click.echo(f"{p.name} = {shown}  # {p.low:g}..{p.high:g}: {p.doc}")
 
 
+def _show_model(info: StrategyInfo, rules_spec: str) -> None:
+    """The ``model`` line of a learned player: its file, or the shipped model of the rules'
+    profile, and how it was fitted (comments)."""
+    from strategies.learned.model_file import read_model
+
+    try:
+        resolved = resolve_model(info, load_rules(rules_spec))
+    except StrategyError as exc:
+        click.echo(f"# {MODEL_KEY} under {rules_spec}: {exc}")
+        return
+    model = read_model(resolved.model)
+    training = model.metadata.get("training", {})
+    rounds = model.metadata.get("rounds", [])
+    click.echo(f'{MODEL_KEY} = "{resolved.model}"  # {model.kind} {model.target} model for rules '
+               f"id {model.rules_id}: {training.get('rows', 0):,} positions of "
+               f"{training.get('games', 0):,} games of {training.get('player', '?')}, seed "
+               f"{training.get('seed', '?')}" + (f"; expert-iteration rounds: {len(rounds)}"
+                                                 if rounds else ""))
+
+
 def _show_base_policy(info: StrategyInfo, rules_spec: str) -> None:
     """The ``base_policy`` line, and what it plays under ``rules_spec`` (a comment)."""
     line = base_policy_lines(info)[0]
-    click.echo(f"{line}  # the policy the search improves on: the first candidate (baseline = 1) "
-               f"and every seat of the imagined deals (rollout = 3); one of: {policy_choices()}")
+    role = ("the policy whose choice stays unless the model scores another better by 'margin'"
+            if info.module == LEARNED_MODULE else
+            "the policy the search improves on: the first candidate (baseline = 1) and every "
+            "seat of the imagined deals (rollout = 3)")
+    click.echo(f"{line}  # {role}; one of: {policy_choices()}")
     try:
         resolved = resolve_base(info, load_rules(rules_spec))
     except StrategyError as exc:

@@ -53,39 +53,63 @@ def hides_cards(decision: int) -> bool:
 
 
 @njit(cache=True)
+def _score_on(w, t, x, seat: int, count: int, m, guard_foot: bool) -> bool:
+    """Add each candidate's model score in the position ``x[0]`` to ``w.cand_score``. With
+    ``guard_foot`` (``x[0]`` is the true position), stop and return False at a candidate that
+    picks up the seat's Foot: its cards would come into the features, which the seat may not
+    see yet."""
+    advantage = is_advantage(m)
+    on_foot = x[0].on_foot[seat]
+    for c in range(count):
+        copy_position(x, 1, x[0])
+        cands.load(w, c)
+        apply_decision(x[1], w, t, w.cand_value[c])
+        if guard_foot and x[1].on_foot[seat] != on_foot:
+            return False
+        if c == 0 and advantage:
+            write_features(x[1], seat, w.feats_base)
+            if is_folded(m):
+                advantage_base(m, w.feats_base, w.model_in)
+            continue
+        write_features(x[1], seat, w.feats)
+        w.cand_score[c] += candidate_score(m, w.feats, w.feats_base, w.model_in)
+    return True
+
+
+@njit(cache=True)
 def score_candidates(g, w, t, x, seat: int, count: int, worlds: int) -> None:
     """``w.cand_score[c]``: candidate c's mean model value over the worlds (for an advantage
     model, its mean advantage over the base candidate, 0 for the base candidate itself); the
-    trace off and the strategies' stream put back after."""
+    trace off and the strategies' stream put back after.
+
+    A meld brings no card the seat cannot see unless it empties the hand and picks up the
+    Foot, so a meld decision is first scored on a copy of the position as it is (the features
+    of a position the seat sees are the same in every world); only if a candidate picks up the
+    Foot is it scored in the worlds instead. A pick-up always is (a draw brings unseen cards);
+    a discard, grant or going out never is."""
     m = w.value_model[seat]
     trace_on = t.sc[T_ON]
     t.sc[T_ON] = 0
     saved = w.rng[rng.STREAM_STRATEGY]
     for c in range(count):
         w.cand_score[c] = 0.0
-    hidden = hides_cards(g.sc[S_DECISION])
-    advantage = is_advantage(m)
-    n = worlds if hidden else 1
-    step = decision_step(g)
-    for k in range(n):
-        if hidden:
+    decision = g.sc[S_DECISION]
+    n = 1
+    if decision != Decision.PICK_UP:
+        copy_position(x, 0, g)
+        x[0].sc[S_CHECKED] = 0
+        if not _score_on(w, t, x, seat, count, m, decision == Decision.MELD):
+            for c in range(count):
+                w.cand_score[c] = 0.0
+            n = 0
+    if n == 0 or decision == Decision.PICK_UP:
+        n = worlds
+        step = decision_step(g)
+        for k in range(n):
             key = rng.world_key(g.sc[S_SEED], g.sc[S_GAME], g.sc[S_DEAL], g.sc[S_TURN], step,
                                 k) ^ LEARNED_SALT
             deal_world(g, w, seat, x, 0, key)
-        else:
-            copy_position(x, 0, g)
-            x[0].sc[S_CHECKED] = 0
-        for c in range(count):
-            copy_position(x, 1, x[0])
-            cands.load(w, c)
-            apply_decision(x[1], w, t, w.cand_value[c])
-            if c == 0 and advantage:
-                write_features(x[1], seat, w.feats_base)
-                if is_folded(m):
-                    advantage_base(m, w.feats_base, w.model_in)
-                continue
-            write_features(x[1], seat, w.feats)
-            w.cand_score[c] += candidate_score(m, w.feats, w.feats_base, w.model_in)
+            _score_on(w, t, x, seat, count, m, False)
     for c in range(count):
         w.cand_score[c] /= n
     w.rng[rng.STREAM_STRATEGY] = saved
