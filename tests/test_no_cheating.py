@@ -8,10 +8,17 @@ random stream and the root seed) — and must give the same value, the same prop
 ``w.prop`` and, for meld lines, the same hand, melds and books once they are laid. The grant is
 asked from the granting partner's view, so the asker's hand is among the changed cards.
 ``test_the_check_catches_a_strategy_that_peeks`` shows the check fails for strategies that
-peek (at the asker's hand in the grant, at the wilds left in the stock).
+peek (at the asker's hand in the grant, at the wilds left in the stock), and
+``test_the_check_catches_a_learned_player_that_peeks`` for a learned player scoring its
+candidates on the real deal instead of imagined ones.
+
+The learned player plays the model shipped for each profile, so it is checked in each profile
+that has one (``test_every_profile_ships_a_learned_model`` says which have none).
 """
 
 from __future__ import annotations
+
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -20,17 +27,23 @@ from sim.core.enums import Decision, SearchStat
 from sim.core.profiles import PROFILES
 from sim.engine.layout import GAME_DTYPE, MAX_CARDS, WORK_DTYPE
 from sim.play.api import make_table
-from strategies.hooks import HOOK_NAMES
+from strategies.hooks import HOOK_NAMES, seat_hooks
+from strategies.learned.model_file import write_model
+from strategies.per_profile import learned_profiles
 from strategies.registry import (
+    LEARNED_MODULE,
     PARAM_SPECS,
     PER_PROFILE,
     REGISTRY,
     TACTICIAN_MODULE,
     StrategyInfo,
+    load,
     with_base_policy,
+    with_model,
     with_params,
 )
 from tests import hidden_cards as hc
+from tests.learned_models import learned_file, random_model
 
 # Strategies left out, by name, and why. Nothing else is: a new registered strategy is checked.
 EXCLUDED = {"oracle": "sees every hidden card by design (a measuring ceiling, never a fair "
@@ -46,8 +59,10 @@ WIDE = {"min_pile": (3, 10), "open_extra": (30, 150), "worlds": (3,), "horizon":
         "infer_slack": (0.0,)}
 
 # Parameters that act only with another one set: varied with it set so (the slack of discard
-# inference with inference on: 0, only worlds that fit every discard seen).
-ALONG = {"infer_slack": {"infer": 1}}
+# inference with inference on: 0, only worlds that fit every discard seen; a value model at the
+# search's leaves with rollouts cut after 4 turns, the model one with random weights for the
+# rules, written where the case runs: ``with_leaf_model``).
+ALONG = {"infer_slack": {"infer": 1}, "leaf": {"horizon": 4}}
 
 # The search players: few imagined worlds and only the pending decision's hook (a search
 # played out of its decision's context would roll out a proposal of another decision).
@@ -58,6 +73,13 @@ SEARCH_MODULES = {"strategies.search.pimc", "strategies.search.oracle",
                   "strategies.search.oracle_hands"}
 SEARCH_FAST = {"worlds": 2}
 SEARCH_POINTS = 45
+# The learned player: its imagined deals are keyed on the root seed as a search's are (so the
+# seed is kept), and its hooks score the pending decision's candidates for the deciding seat
+# (asked another decision's question, or by another seat, they would play that decision's
+# candidates for the wrong seat), so each is asked at its own decisions only, but at every
+# decision of every game: it is as fast as a few heuristic players. Its parameter variants are
+# checked in standard only, as a search's are.
+LEARNED_MODULES = {LEARNED_MODULE}
 # The search inferring from discards, its default base (tuned) in a profile besides standard
 # (where every parameter's variants play): individual play, every other seat an opponent.
 INFERRING = ("pimc-infer=1", "simpson")
@@ -118,18 +140,42 @@ def in_profile(label: str, profile: str) -> bool:
     return profile == "standard" or (label, profile) == INFERRING
 
 
+def checked_in(info: StrategyInfo, varied: bool, label: str, profile: str) -> bool:
+    """Whether a setting is checked in ``profile``: a search or learned player's variants as
+    ``in_profile`` says, a learned player only where a model is shipped for the profile."""
+    if info.module in LEARNED_MODULES and profile not in learned_profiles():
+        return False
+    slow = info.module in SEARCH_MODULES | LEARNED_MODULES
+    return not (varied and slow and not in_profile(label, profile))
+
+
 CASES = [pytest.param(label, info, profile, id=f"{label}-{profile}")
          for label, info, varied in settings() for profile in PROFILES
-         if not (varied and info.module in SEARCH_MODULES and not in_profile(label, profile))]
+         if checked_in(info, varied, label, profile)]
+
+
+def with_leaf_model(info: StrategyInfo, profile: str, folder: Path) -> StrategyInfo:
+    """A search player with ``leaf = 1`` and no model: given a value model with random weights
+    for the profile's rules, written in ``folder``; any other strategy as it is."""
+    if info.module not in SEARCH_MODULES or not info.params.get("leaf") or info.model:
+        return info
+    path = folder / f"leaf-{profile}.json"
+    write_model(path, random_model(PROFILES[profile][0], "mlp", "value", profile=profile))
+    return with_model(info, str(path), info.name)
 
 
 def check_strategy(info: StrategyInfo, profile: str, seed: int = 31, games: int = 2,
-                   redeals: int = 2) -> tuple[np.ndarray, np.ndarray]:
+                   redeals: int = 2, hooks_of: StrategyInfo | None = None
+                   ) -> tuple[np.ndarray, np.ndarray]:
     """Play ``games`` games of ``info`` at every seat and check every decision; the stats, and
-    the search seats' tallies (``w.search_stats``)."""
+    the search seats' tallies (``w.search_stats``). With ``hooks_of``, the table is set up for
+    ``info`` (its parameters, base policy and model) but plays ``hooks_of``'s hooks."""
     rules = PROFILES[profile][0]
     search = info.module in SEARCH_MODULES
+    learned = info.module in LEARNED_MODULES
     table = make_table(rules, [info] * rules.players)
+    if hooks_of is not None:
+        table.hooks = seat_hooks([hooks_of] * rules.players)
     scratch_games = np.zeros(2, dtype=GAME_DTYPE)
     works = np.zeros(2, dtype=WORK_DTYPE)
     pool = np.zeros(MAX_CARDS, dtype=np.int8)
@@ -137,8 +183,9 @@ def check_strategy(info: StrategyInfo, profile: str, seed: int = 31, games: int 
     fail = np.zeros(hc.N_FAIL, dtype=np.int64)
     hc.seed_redeals(seed)
     for game in range(1 if search else games):
-        ok = hc.check_game(*table.records(), seed, game, rules.deals_per_game, not search,
-                           search, 1 if search else redeals, SEARCH_POINTS if search else 10**6,
+        ok = hc.check_game(*table.records(), seed, game, rules.deals_per_game,
+                           not (search or learned), search or learned,
+                           1 if search else redeals, SEARCH_POINTS if search else 10**6,
                            scratch_games, works, pool, stats, fail)
         if not ok:
             raise AssertionError(
@@ -153,22 +200,33 @@ def check_strategy(info: StrategyInfo, profile: str, seed: int = 31, games: int 
 
 
 @pytest.mark.parametrize("label, info, profile", CASES)
-def test_no_cheating_hidden_cards_do_not_change_any_decision(label, info, profile):
+def test_no_cheating_hidden_cards_do_not_change_any_decision(label, info, profile, tmp_path):
+    info = with_leaf_model(info, profile, tmp_path)
     stats, tallies = check_strategy(info, profile)
     rules = PROFILES[profile][0]
     checks = stats[:5]
     search = info.module in SEARCH_MODULES
+    learned = info.module in LEARNED_MODULES
     kinds = [k for k in range(5) if not (k == Decision.GRANT and rules.individual)]
     if search:  # the pending decisions: pick-ups, melds and discards at least
         assert all(checks[k] > 0 for k in (0, 1, 4)), checks
+    elif learned:  # every pending decision of two games, each redealt twice
+        assert all(checks[k] >= 200 for k in (0, 1, 4)), checks
+        assert list(checks) == list(2 * stats[hc.ST_PENDING:hc.ST_PENDING + 5]), stats
+        # and the model's choices were among them, not only its base policy's
+        assert tallies[:, SearchStat.SEARCHED].sum() > 0, tallies
+        if info.params["margin"] <= REGISTRY["learned"].params["margin"]:
+            assert tallies[:, SearchStat.LEFT_BASE].sum() > 0, tallies
     else:
         assert all(checks[k] >= 200 for k in kinds), dict(zip(HOOK_NAMES, checks, strict=True))
     # The redeals changed what they should: the stock's contents (not only its order), the
-    # other hands, the Feet, and for the grant the asker's hand.
+    # other hands, the Feet, and for the grant the asker's hand (for the learned player, asked
+    # only at real asks, when its partners asked).
     total = int(checks.sum())
     assert stats[hc.ST_STOCK] >= 0.8 * stats[hc.ST_STOCK_BIG] > 0, stats
     assert stats[hc.ST_OTHERS] >= 0.9 * total and stats[hc.ST_FEET] > 0, stats
-    if not search and not rules.individual:
+    asked = not learned or checks[Decision.GRANT] > 0
+    if not search and not rules.individual and asked:
         assert stats[hc.ST_ASKER] >= 0.9 * stats[hc.ST_GRANT_VIEWS] > 0, stats
     if search and info.params.get("infer") == 1:  # inference did refuse worlds here
         assert tallies[:, SearchStat.REJECTED].sum() > 0, tallies
@@ -196,6 +254,24 @@ def test_the_registry_loop_leaves_out_only_the_oracles_and_includes_pimc():
     assert {f"tactician-hold_wilds={v}" for v in (1, 2, 3)} <= labels
 
 
+def test_the_registry_loop_includes_learned_wherever_a_model_is_shipped():
+    shipped = learned_profiles()
+    ids = {c.id for c in CASES}
+    for profile in PROFILES:
+        assert (f"learned-{profile}" in ids) == (profile in shipped), profile
+    if "standard" in shipped:  # every parameter at its other values, under standard
+        for spec in PARAM_SPECS[LEARNED_MODULE]:
+            assert any(i.startswith(f"learned-{spec.name}=") and i.endswith("-standard")
+                       for i in ids), spec.name
+
+
+def test_every_profile_ships_a_learned_model():
+    """The learned player is checked above only where its profile has a shipped model
+    (strategies/learned/models/<profile>.json): every profile must have one."""
+    missing = [p for p in PROFILES if p not in learned_profiles()]
+    assert missing == [], f"no shipped learned model for {missing} (see docs/learned.md)"
+
+
 def test_real_grant_decisions_are_checked():
     """Asks happen in real play, and the granting partner's answer is checked on them."""
     stats, _ = check_strategy(REGISTRY["greedy"], "standard", games=3)
@@ -210,3 +286,16 @@ def test_the_check_catches_a_strategy_that_peeks(hook):
     info = StrategyInfo(f"peek-{hook}", f"tests.peeking.{hook}", "greedy that peeks")
     with pytest.raises(AssertionError, match=f"hook {hook} of seat"):
         check_strategy(info, "standard")
+
+
+def test_the_check_catches_a_learned_player_that_peeks(tmp_path):
+    """A learned table (a model for standard with random weights, tuned as its base policy)
+    playing the hooks of tests/peeking/learned.py, which score a pick-up's and a meld's
+    candidates on the real deal instead of imagined ones: the check must catch it. The same
+    table with the real hooks passes."""
+    info = load(str(learned_file(tmp_path, PROFILES["standard"][0], base_policy="tuned")))
+    peeking = StrategyInfo("peek-learned", "tests.peeking.learned", "learned that peeks")
+    with pytest.raises(AssertionError, match=r"hook (choose_pickup|propose_melds) of seat"):
+        check_strategy(info, "standard", hooks_of=peeking)
+    stats, tallies = check_strategy(info, "standard")
+    assert stats[:5].sum() > 600 and tallies[:, SearchStat.LEFT_BASE].sum() > 0

@@ -215,9 +215,9 @@ def learn(settings: LearnSettings, out: Path, runs_dir: Path, name: str | None =
         current = dataclasses.replace(settings, player=player, seed=settings.seed + r - 1)
         rules, profile, spec = check(current, out)
         folder = runs_dir / (base if r == 1 else f"{base}-round{r}")
-        if rounds > 1:
-            note(f"round {r} of {rounds}: games of {described} in every seat")
-        run = play(spec, folder, resume and folder.exists(), jobs, progress, note)
+        note(f"round {r} of {rounds}: games of {described} in every seat" if rounds > 1 else
+             f"recording games of {described} in every seat")
+        run = play(spec, folder, resume and (r == 1 or folder.exists()), jobs, progress, note)
         model = fit_run(run, current, rules.rules_id, profile)
         model.metadata["training"]["player"] = described
         model_path = runs_dir / f"{base}-round{r}.json"

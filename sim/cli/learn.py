@@ -103,7 +103,6 @@ def learn(rules_spec: str, out: Path, player: str | None, games: int, seed: int,
     check_jobs(jobs)
     with user_errors("continue with the same command and --resume"):
         player = player or _default_player(rules_spec)
-        click.echo(f"handfoot: recording games of {player} in every seat", err=True)
         settings = LearnSettings(rules=rules_spec, player=player, seed=seed, games=games,
                                  sample_rate=sample_rate, explore=explore, worlds=worlds,
                                  fit=FitSettings(kind=kind, target=target, alpha=alpha,

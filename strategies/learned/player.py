@@ -29,7 +29,16 @@ from sim.engine import rng
 from sim.engine.determinize import deal_world
 from sim.engine.flow import apply_decision
 from sim.engine.hooktypes import hook
-from sim.engine.layout import S_CHECKED, S_DEAL, S_DECISION, S_GAME, S_SEED, S_TURN, T_ON
+from sim.engine.layout import (
+    S_CHECKED,
+    S_DEAL,
+    S_DECIDER,
+    S_DECISION,
+    S_GAME,
+    S_SEED,
+    S_TURN,
+    T_ON,
+)
 from sim.engine.position import copy_position
 from strategies.learned.features import write_features
 from strategies.learned.params import P_DISCARDS, P_MARGIN, P_MELD_VARIANTS, P_WORLDS
@@ -40,6 +49,7 @@ from strategies.learned.value import (
     is_folded,
 )
 from strategies.search import candidates as cands
+from strategies.search.heuristics import ask_policy
 from strategies.search.params import BASELINE_POLICY
 from strategies.search.pimc import decision_step
 
@@ -122,6 +132,8 @@ def choose(g, w, t, x, seat: int) -> int:
     it by ``margin``; left in ``w.prop``, its value returned."""
     params = w.params[seat]
     decision = g.sc[S_DECISION]
+    if seat != g.sc[S_DECIDER]:  # asked out of turn (never in play): the base policy answers
+        return ask_policy(g, w, seat, w.base_params[seat])
     count = cands.gather(g, w, t, x, seat, int(params[P_DISCARDS]),
                          params[P_MELD_VARIANTS] > 0, BASELINE_POLICY)
     w.search_stats[decision, SearchStat.DECISIONS] += 1
