@@ -226,7 +226,8 @@ def learn(settings: LearnSettings, out: Path, runs_dir: Path, name: str | None =
         strategy.write_text(f'# the learned player of round {r} (handfoot learn)\n'
                             f'base = "learned"\nmodel = "{model_path.name}"\n'
                             + ("" if profile in _tuned_profiles() else
-                               f'base_policy = "{settings.player}"\n'), encoding="utf-8")
+                               f'base_policy = "{_spec_path(settings.player)}"\n'),
+                            encoding="utf-8")
         if measure:
             history.append(measure_round(r, str(strategy), settings.player, settings.rules,
                                          settings.seed, measure, runs_dir / f"{base}-measure",
@@ -236,6 +237,12 @@ def learn(settings: LearnSettings, out: Path, runs_dir: Path, name: str | None =
         described = f"learned with the round {r} model"
     write_model(out, model)
     return model
+
+
+def _spec_path(spec: str) -> str:
+    """A strategy name as it is, a strategy file by its absolute path (the round's strategy
+    file lives in the runs folder)."""
+    return str(Path(spec).resolve()) if spec.endswith(".toml") else spec
 
 
 def _tuned_profiles() -> list[str]:
