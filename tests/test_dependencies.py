@@ -12,7 +12,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 PACKAGES = ("sim", "strategies", "analysis")
 # declared name -> import name, where they differ
-IMPORT_NAME = {}
+IMPORT_NAME = {"scikit-learn": "sklearn"}
 # used without an import statement of their own: the call that needs them
 INDIRECT = {"pandas": "to_pandas(", "pyarrow": "to_pandas("}
 
