@@ -51,9 +51,16 @@ class Interrupted(Exception):  # noqa: N818 - it is an event, not an error
                          f"{run.path}; finish with `handfoot simulate --resume {run.path}`")
 
 
-def warm_cache(rules: Rules, seat_strategies: Sequence) -> None:
-    """Compile (or load from the cache) once, before any worker starts."""
+def warm_cache(rules: Rules, seat_strategies: Sequence,
+               recording: Recording | None = None) -> None:
+    """Compile (or load from the cache) once, before any worker starts (a recording run's
+    loop too)."""
     play(rules, seat_strategies, seed=0, first_game=0, n_games=1)
+    if recording is not None:
+        from sim.play.recording import record
+
+        record(rules, seat_strategies, 0, 0, 1, recording.sample_rate, recording.explore,
+               recording.worlds)
 
 
 # --- One chunk (runs in a worker) ---------------------------------------------------------------
@@ -482,7 +489,7 @@ def simulate_to(path: Path, spec: RunSpec | None = None, backend: str = "loky", 
                       spec.engine_seats()) as where:
         if where.name == "loky" and where.workers > 1:
             # once, before any worker starts (one worker plays in this process: no need)
-            warm_cache(spec.rules, spec.engine_seats())
+            warm_cache(spec.rules, spec.engine_seats(), spec.recording)
         run = existing if existing is not None else Run.create(path, spec)
         with run.locked():
             outcome = execute(run, where, progress=progress, note=note)

@@ -2,7 +2,8 @@
 parallel workers start; otherwise each worker would compile its own copy at the same time.
 
 ``python -m sim.runs.warm`` plays one short game of every registered strategy three ways
-(asked directly, checked, and through its hook pointers) and traces one game. The bench loops
+(asked directly, checked, and through its hook pointers), traces one game and records one
+(``handfoot learn``'s loop). The bench loops
 (``make bench``) and the test-only kernels (``tests.warm``) compile where they are used."""
 
 from __future__ import annotations
@@ -26,9 +27,11 @@ def warm() -> float:
         for checked, direct in ((False, True), (True, True), (False, False)):
             play(rules, seats, 0, 0, 1, checked=checked,
                  table=make_table(rules, seats, checked=checked, direct_calls=direct))
+    from sim.play.recording import record
     from sim.runs.trace import trace_games
 
     list(trace_games(rules, ["greedy", "random"] * 2, 0, 0, 1))
+    record(rules, ["tuned"] * rules.players, 0, 0, 1, 0.05, 0.5, 2)  # handfoot learn's loop
     return time.perf_counter() - start
 
 
