@@ -83,16 +83,19 @@ def learn(rules_spec: str, out: Path, player: str | None, games: int, seed: int,
           hidden: int, alpha: float, rounds: int, measure: int,
           name: str | None, resume: bool, runs_dir: Path, report_dir: Path | None, jobs: int,
           progress: bool | None) -> None:
-    """Fit a value model of a deal's outcome for one rule set: play games with every seat
-    playing --player, record the position after a sample of the decisions (from the
-    deciding seat's view, the features of strategies/learned/features.py) with the deal's
-    outcome for that seat's side, fit a model on them, and write it to --out with its
-    held-out error, calibration and learning curve, and a report beside it.
+    """Fit the model of a `learned` player for one rule set: play games with every seat
+    playing --player; at a sample of the decisions, value every sensible candidate by the
+    search (--worlds imagined deals each, played to the end of the deal by the player's base
+    policy) and record the features of the position it leads to, from the deciding seat's view
+    (strategies/learned/features.py); fit a model of how much better each candidate is than
+    the base policy's choice (or, --target value, of a position's value); write it to --out
+    with its held-out error, calibration and learning curve, and a report.
 
     The `learned` strategy plays a model file: name it in a strategy file (base = "learned",
     model = "FILE"); the shipped models (strategies/learned/models/) are rebuilt by the
     commands in docs/learned.md. Ctrl-C keeps the games played; --resume continues.
     """
+
     from analysis.experiments.learn import LearnSettings
     from analysis.experiments.learn import learn as run_learn
     from analysis.experiments.learn_fit import FitSettings
