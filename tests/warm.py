@@ -17,7 +17,38 @@ def warm() -> float:
     from tests.test_no_cheating import check_strategy
 
     check_strategy(load("greedy"), "standard", games=1, redeals=1)
+    _warm_learned_kernels()
     return time.perf_counter() - start
+
+
+def _warm_learned_kernels() -> None:
+    """The learned player's test kernels: the planted peeking player (its hooks compile on
+    import), the planted peeking features, and the model kernels as the tests call them, on
+    plain arrays."""
+    import numpy as np
+
+    import tests.peeking.learned  # noqa: F401 - compiles its hooks
+    from sim.core.rules import Rules
+    from sim.engine.layout import new_game
+    from strategies.learned.features import N_FEATURES, write_features
+    from strategies.learned.value import advantage_base, candidate_score, model_value
+    from tests.learned_models import random_model
+    from tests.test_learned_features import peeking_features
+
+    rules = Rules()
+    g = new_game(rules.packed())[0]
+    out = np.zeros(N_FEATURES + 16)
+    peeking_features(g, 0, out)
+    write_features(g, 0, out)
+    z = np.zeros(4 * N_FEATURES)
+    x = np.zeros(N_FEATURES)
+    for kind in ("ridge", "mlp"):
+        for target in ("value", "advantage"):
+            flat = random_model(rules, kind, target).flat()
+            model_value(flat, x, x, z)
+            if kind == "mlp" and target == "advantage":  # the folded form's own kernels
+                advantage_base(flat, x, z)
+                candidate_score(flat, x, x, z)
 
 
 if __name__ == "__main__":
