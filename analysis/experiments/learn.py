@@ -34,6 +34,7 @@ from analysis.experiments.playing import chunk_size_for
 from sim.runs.storage import Recording, Run, RunError, RunSpec
 from strategies.learned.model_file import Model, ModelError, read_model, write_model
 from strategies.learned.schema import FEATURE_VERSION, N_FEATURES, feature_column
+from strategies.per_profile import tuned_profiles
 
 # Decisions recorded per deal at a sample rate of 1 (about: the tuned players of standard).
 DECISIONS_PER_DEAL = 200
@@ -101,14 +102,12 @@ def check(settings: LearnSettings, out: Path | None):
                          f"--games {need:,} or more")
     if out is not None and out.exists():
         try:
-            read_model(out)
-        except ModelError:
-            pass  # a damaged file may be replaced by a good one
-        else:
             other = read_model(out).rules_id
-            if other != rules.rules_id:
-                raise LearnError(f"{out} holds a model for rules id {other}, not these rules "
-                                 f"(id {rules.rules_id}); choose another --out")
+        except ModelError:
+            other = rules.rules_id  # a damaged file may be replaced by a good one
+        if other != rules.rules_id:
+            raise LearnError(f"{out} holds a model for rules id {other}, not these rules "
+                             f"(id {rules.rules_id}); choose another --out")
     seats = tuple(seats_for_teams([settings.player], rules.players))
     spec = RunSpec(rules=rules, profile=profile, team_strategies=(settings.player,),
                    seat_strategies=seats, seed=settings.seed, games=settings.games,
@@ -225,7 +224,7 @@ def learn(settings: LearnSettings, out: Path, runs_dir: Path, name: str | None =
         strategy = runs_dir / f"{base}-round{r}.toml"
         strategy.write_text(f'# the learned player of round {r} (handfoot learn)\n'
                             f'base = "learned"\nmodel = "{model_path.name}"\n'
-                            + ("" if profile in _tuned_profiles() else
+                            + ("" if profile in tuned_profiles() else
                                f'base_policy = "{_spec_path(settings.player)}"\n'),
                             encoding="utf-8")
         if measure:
@@ -243,12 +242,6 @@ def _spec_path(spec: str) -> str:
     """A strategy name as it is, a strategy file by its absolute path (the round's strategy
     file lives in the runs folder)."""
     return str(Path(spec).resolve()) if spec.endswith(".toml") else spec
-
-
-def _tuned_profiles() -> list[str]:
-    from strategies.per_profile import tuned_profiles
-
-    return tuned_profiles()
 
 
 def measure_round(r: int, player: str, opponent: str, rules: str, seed: int, games: int,
