@@ -1,19 +1,20 @@
-"""``handfoot guide``: a strategy guide for one rule set, every piece of advice measured.
+"""``handfoot guide``: a strategy guide for one rule set, every piece of advice measured with
+several strong players, and how far each verdict holds.
 
 Each piece of tactics advice is one knob of the tactician (``strategies show tactician``). It
-is measured against the strongest heuristic of the profile, the baseline (``tuned`` where the
-profile has a tuned file, else ``cautious``; ``--baseline`` overrides): a paired comparison of
-the baseline with that one knob changed (A) against the baseline itself (B), on the same
-shuffles in every seating. Where the baseline already follows the advice, A plays the
-alternative; where it follows neither (a tuned player holding one wild, say, measured on
-holding two), A follows the advice and B is the baseline playing the alternative.
+is measured with each strong player of the rules (analysis.experiments.players: by default the
+first two fast players of the profile's shipped ladder, ``learned`` and ``tuned``; for a rule
+file a player tuned for it, built once and reused, and ``cautious``; ``--player`` names
+others): a paired comparison of the player with that one knob changed (A) against the player
+itself (B), on the same shuffles in every seating. Where the player already follows the
+advice, A plays the alternative; where it follows neither (a player holding one wild, say,
+measured on holding two), A follows the advice and B is the player playing the alternative.
 
 Every effect is reported the same way round: following the advice relative to playing the
-alternative (positive points per deal: the advice pays). The win rate shown is that of the
-side following the advice: A's when A follows it, otherwise B's (with more than two
-partnerships or players, the mean share of the ones following it). The p-values are Holm-
-corrected across every piece of advice of the page, and the words of the verdict (pays,
-costs, no measurable difference) are generated from those numbers.
+alternative (positive points per deal: the advice pays). The p-values are Holm-corrected
+across every comparison of the page, all players together, and each piece of advice is
+labelled by how far its verdict holds (analysis.reports.reach): it pays (or costs) for every
+strong player measured, depends on the player, or makes no measurable difference for any.
 
 Every alternative is a way a sensible player plays: holding a wild never keeps a player from
 opening (the tactician holds only once the partnership has opened and made its wild books),
@@ -30,27 +31,26 @@ from pathlib import Path
 
 import polars as pl
 
-from analysis.experiments.pairings import Pairing, PairRuns, PlayError, rules_and_profile, side
+from analysis.experiments.pairings import Pairing, PairRuns, rules_and_profile, slug
+from analysis.experiments.players import Player, knob_side
 from analysis.reports import plots
 from analysis.reports.content import Comparisons, Content, Figure, Section
 from analysis.reports.fmt import View, col, many_seats, pct, pts, results_view
+from analysis.reports.reach import COSTS, DEPENDS, PAYS, UNCLEAR, holds_for_all, reach
 from analysis.reports.verdict import ALPHA, call
 from sim.core.rules import Rules
-from strategies.per_profile import TUNED, resolve_spec, tuned_profiles
-from strategies.registry import StrategyInfo
 
-FALLBACK = "cautious"
-PAYS, COSTS, UNCLEAR = "pays", "costs", "no measurable difference"
 WORDS = {"better": PAYS, "worse": COSTS, "unclear": UNCLEAR}
-QUESTION = ("Which pieces of the usual tactics advice make a strong player win more under "
-            "these rules, which cost, and which make no measurable difference?")
+QUESTION = ("Which pieces of the usual tactics advice make strong players win more under "
+            "these rules, which cost, which make no measurable difference, and does the "
+            "answer hold whoever the strong player is?")
 
 
 @dataclass(frozen=True)
 class Advice:
     """One piece of advice: the knob, the value that follows it and the value that does not."""
 
-    key: str  # folder-safe, the pairing's key
+    key: str  # folder-safe, the pairing's value
     knob: str
     advice: str
     alternative: str
@@ -70,33 +70,23 @@ class Skipped:
 class Plan:
     rules: str
     profile: str
-    baseline: str
-    why: str  # why this baseline, in words
-    baseline_info: StrategyInfo
+    players: list[Player]
     items: list[Advice]
     skipped: list[Skipped]
     pairings: list[Pairing]
+    pairing_players: dict[str, str]  # pairing key -> the player's label
 
     def params(self, seed: int, games: int) -> dict:
-        base = self.baseline_info
-        return {"rules": self.rules, "profile": self.profile, "baseline": self.baseline,
-                "baseline_why": self.why, "baseline_summary": base.summary,
-                "baseline_params": {k: float(v) for k, v in base.params.items()},
+        return {"rules": self.rules, "profile": self.profile,
+                "baseline": self.players[0].label,
+                "players": [p.to_dict() for p in self.players],
+                "pairing_players": self.pairing_players,
                 "items": [dataclasses.asdict(i) for i in self.items],
                 "skipped": [dataclasses.asdict(s) for s in self.skipped],
                 "seed": seed, "games": games}
 
 
 # --- The advice ---------------------------------------------------------------------------------
-
-def default_baseline(profile: str) -> tuple[str, str]:
-    """``tuned`` where the profile has a shipped tuned file, else ``cautious``; and why."""
-    if profile in tuned_profiles():
-        return TUNED, f"the tactician tuned for {profile}, the strongest heuristic for it"
-    return FALLBACK, (f"the strongest heuristic available: {profile} has no tuned file"
-                      if not profile.startswith("custom") else
-                      "the strongest heuristic available: a rule file has no tuned file")
-
 
 def default_name(rules_spec: str, profile: str) -> str:
     """reports/guide-<profile>/ (a rule file: guide-<its file name>)."""
@@ -162,62 +152,64 @@ def follows(item: Advice, base: dict[str, float]) -> str:
     return "neither"
 
 
-def baseline_info(spec: str, rules: Rules) -> StrategyInfo:
-    """The baseline as it plays under ``rules``; it must have every knob the guide turns."""
-    info = resolve_spec(spec, rules)
-    names = {p.name for p in info.param_specs}
-    needed = ("hold_wilds", "min_pile", "books_before_partner", "go_out", "black3_block",
-              "keep_pairs", "discard_safety")
-    missing = [k for k in needed if k not in names]
-    if missing:
-        raise PlayError(f"--baseline {spec}: the guide turns the tactician's knobs "
-                        f"({', '.join(missing)}); give the tactician, cautious, tuned or a "
-                        "strategy file based on them")
-    if info.sees_hidden:
-        raise PlayError(f"--baseline {spec} sees hidden cards; it cannot be a baseline")
-    return info
-
-
-def plan(rules_spec: str, baseline: str | None, folder: Path) -> Plan:
-    """Every piece of advice under ``rules_spec`` as a pairing against the baseline."""
+def plan(rules_spec: str, players: Sequence[Player], folder: Path) -> Plan:
+    """Every piece of advice under ``rules_spec`` as one pairing per player: the player with
+    the knob changed against the player (or, where it plays neither side, the player on each
+    side)."""
     rules, profile = rules_and_profile(rules_spec)
-    spec, why = (baseline, "chosen with --baseline") if baseline else default_baseline(profile)
-    info = baseline_info(spec, rules)
-    items, skipped = advice_items(info.params, rules)
-    label = Path(spec).stem if spec.endswith(".toml") else spec
-    base_side = side(spec, folder, label=label, rules=rules)
-    pairings = []
-    for item in items:
-        way = follows(item, info.params)
-        changed = item.alternative_value if way == "advice" else item.advice_value
-        a = side(spec, folder, rules=rules, label=f"{label} {item.knob}={changed}",
-                 **{item.knob: changed})
-        if way == "neither":
-            alt = item.alternative_value
-            b = side(spec, folder, rules=rules, label=f"{label} {item.knob}={alt}",
-                     **{item.knob: alt})
-        else:
-            b = base_side
-        pairings.append(Pairing(key=item.key, a=a, b=b, rules=rules_spec, group=profile,
-                                value=item.key))
-    return Plan(rules_spec, profile, spec, why, info, items, skipped, pairings)
+    first = players[0]
+    items, skipped = advice_items(first.knobs, rules)
+    pairings, owners = [], {}
+    for player in players:
+        label = player.label
+        base_side = knob_side(player, folder, rules, label)
+        for item in items:
+            way = follows(item, player.knobs)
+            changed = item.alternative_value if way == "advice" else item.advice_value
+            a = knob_side(player, folder, rules, f"{label} {item.knob}={changed}",
+                          **{item.knob: changed})
+            if way == "neither":
+                alt = item.alternative_value
+                b = knob_side(player, folder, rules, f"{label} {item.knob}={alt}",
+                              **{item.knob: alt})
+            else:
+                b = base_side
+            key = item.key if len(players) == 1 else f"{slug(label)}--{item.key}"
+            owners[key] = label
+            pairings.append(Pairing(key=key, a=a, b=b, rules=rules_spec, group=profile,
+                                    value=item.key))
+    return Plan(rules_spec, profile, list(players), items, skipped, pairings, owners)
 
 
 # --- From the numbers to the page ---------------------------------------------------------------
 
+def players_of(params: dict) -> list[Player]:
+    """The players a guide measured (a guide made before it measured several: its baseline)."""
+    if "players" in params:
+        return [Player.from_dict(p) for p in params["players"]]
+    return [Player(params["baseline"], params["baseline"], params.get("baseline_why", ""),
+                   params["baseline_params"])]
+
+
 def advice_rows(results: pl.DataFrame, params: dict) -> pl.DataFrame:
-    """The results table turned the advice's way round, one row per piece of advice, sorted
-    by the size of its effect on points per deal (largest first)."""
-    base = params["baseline_params"]
+    """The results table turned the advice's way round, one row per piece of advice and
+    player, sorted by the size of the first player's effect on points per deal (largest
+    first), each advice's players together in the order measured."""
+    players = players_of(params)
+    knobs = {p.label: p.knobs for p in players}
+    owners = params.get("pairing_players", {})
     items = {i["key"]: Advice(**i) for i in params["items"]}
     rows = []
     for r in results.iter_rows(named=True):
-        item = items[r["key"]]
+        item = items[r.get("value") or r["key"]]
+        player = owners.get(r["key"], players[0].label)
+        base = knobs[player]
         way = follows(item, base)
         sign = -1.0 if way == "advice" else 1.0  # A plays the alternative where B follows
         teams = int(r.get("teams", 2))
         lo, hi = sorted((_win(r["win_low"], sign, teams), _win(r["win_high"], sign, teams)))
         row = {"advice": item.advice, "alternative": item.alternative, "knob": item.knob,
+               "item": item.key, "player": player,
                "advice_value": item.advice_value, "alternative_value": item.alternative_value,
                "baseline_value": int(base[item.knob]), "baseline_plays": way,
                "win_rate": _win(r["win_rate"], sign, teams), "win_low": lo, "win_high": hi,
@@ -230,14 +222,43 @@ def advice_rows(results: pl.DataFrame, params: dict) -> pl.DataFrame:
             row[f"diff_{unit}_low"], row[f"diff_{unit}_high"] = sorted((sign * dlo, sign * dhi))
         row["verdict"] = WORDS[call(row)]
         rows.append(row)
-    rows.sort(key=lambda x: -abs(x["diff_deal"]))
-    return pl.DataFrame(rows)
+    order = [p.label for p in players]
+    lead = {r["item"]: abs(r["diff_deal"]) for r in rows if r["player"] == order[0]}
+    rows.sort(key=lambda x: (-lead.get(x["item"], abs(x["diff_deal"])), x["item"],
+                             order.index(x["player"])))
+    out = pl.DataFrame(rows)
+    labels = {item: reach([r["verdict"] for r in rows if r["item"] == item],
+                          [r["player"] for r in rows if r["item"] == item])
+              for item in dict.fromkeys(r["item"] for r in rows)}
+    return out.with_columns(pl.col("item").replace_strict(labels).alias("holds"))
 
 
 def _win(share: float, sign: float, teams: int) -> float:
     """The win share of the side following the advice: A's, or the mean of B's partnerships
     (they share what A does not win)."""
     return share if sign > 0 else (1.0 - share) / (teams - 1)
+
+
+def held_rows(rows: pl.DataFrame) -> pl.DataFrame:
+    """One row per piece of advice: how far its verdict holds and each player's figure, in the
+    order of ``rows`` (the first player's largest effect first)."""
+    out = []
+    for item in dict.fromkeys(rows["item"].to_list()):
+        mine = rows.filter(pl.col("item") == item).to_dicts()
+        first = mine[0]
+        out.append({"advice": first["advice"], "alternative": first["alternative"],
+                    "item": item, "holds": first["holds"],
+                    "figures": "; ".join(_figure(r) for r in mine),
+                    "diff_deal": first["diff_deal"], "diff_deal_low": first["diff_deal_low"],
+                    "diff_deal_high": first["diff_deal_high"],
+                    "players": ", ".join(r["player"] for r in mine)})
+    return pl.DataFrame(out)
+
+
+def _figure(row: dict) -> str:
+    return (f"{row['player']} {pts(row['diff_deal'], signed=True)} "
+            f"({pts(row['diff_deal_low'], signed=True)} to "
+            f"{pts(row['diff_deal_high'], signed=True)}), {row['verdict']}")
 
 
 def _clause(row: dict) -> str:
@@ -248,59 +269,87 @@ def _clause(row: dict) -> str:
             f"{pts(row['diff_deal_high'], signed=True)})")
 
 
-def _plays(way: str, baseline: str) -> str:
-    return {"advice": f"{baseline} follows it", "alternative": f"{baseline} does not follow it",
-            "neither": f"{baseline} plays neither side"}[way]
+def _plays(way: str, player: str) -> str:
+    return {"advice": f"{player} follows it", "alternative": f"{player} does not follow it",
+            "neither": f"{player} plays neither side"}[way]
 
 
 def _cap(text: str) -> str:
     return text[:1].upper() + text[1:]
 
 
-def guide_verdict(rows: Sequence[dict], skipped: Sequence[dict], baseline: str, profile: str,
-                  why: str = "") -> list[str]:
-    """Paragraphs, every word chosen by the numbers: the headline, one sentence per piece of
-    advice (in the order of ``rows``), what was not measured, and how sure it is. Each row has
-    ``advice``, ``alternative``, ``verdict``, ``baseline_plays``, ``games``, ``teams``, the win
-    rate and points per deal of following the advice with their intervals, ``p_holm``."""
+def _and(names: Sequence[str]) -> str:
+    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
+
+
+def guide_verdict(rows: Sequence[dict], skipped: Sequence[dict], players: Sequence[Player],
+                  profile: str) -> list[str]:
+    """Paragraphs, every word chosen by the numbers: the headline (how far each piece of
+    advice holds across the players), one sentence per piece of advice with each player's
+    figure, what was not measured, and how sure it is. ``rows`` are ``advice_rows``' (one
+    per piece of advice and player, with ``holds``)."""
     if not rows:
         return [f"Nothing to measure under {profile}: every piece of advice plays the same as "
                 "its alternative there."]
-    groups = {w: [r for r in rows if r["verdict"] == w] for w in (PAYS, COSTS, UNCLEAR)}
-    n = len(rows)
+    names = [p.label for p in players]
+    items = list(dict.fromkeys(r["item"] for r in rows))
+    by = {i: [r for r in rows if r["item"] == i] for i in items}
+    said = [by[i][0]["advice"] for i in items]
 
-    said = [r["advice"] for r in rows]
-
-    def name(r: dict) -> str:  # the advice, and its alternative where the advice repeats
+    def name(i: str) -> str:  # the advice, and its alternative where the advice repeats
+        r = by[i][0]
         return r["advice"] + (f" rather than {r['alternative']}"
                               if said.count(r["advice"]) > 1 else "")
 
-    def names(kind: str) -> str:
-        return "; ".join(f"{name(r)} ({pts(r['diff_deal'], signed=True)} per deal)"
-                         for r in groups[kind])
+    def figures(i: str) -> str:
+        return ", ".join(f"{r['player']} {pts(r['diff_deal'], signed=True)}" for r in by[i])
 
-    counts = (f"{len(groups[PAYS])} of {n} pieces of advice pay, {len(groups[COSTS])} "
-              f"cost{'s' if len(groups[COSTS]) == 1 else ''} and {len(groups[UNCLEAR])} "
-              f"make{'s' if len(groups[UNCLEAR]) == 1 else ''} no measurable difference")
-    against = f"{baseline} ({why})" if why else baseline
-    head = [f"Under {profile}, measured against {against}: {counts}."]
+    groups = {k: [i for i in items if holds_for_all(by[i][0]["holds"], k)]
+              for k in (PAYS, COSTS, UNCLEAR)}
+    groups[DEPENDS] = [i for i in items if by[i][0]["holds"] == DEPENDS]
+    n = len(items)
+    every = "whatever the player" if len(names) > 1 else f"for {names[0]}"
+    counts = [f"{len(groups[PAYS])} of {n} pieces of advice pay {every}",
+              f"{len(groups[COSTS])} cost {every}"]
+    if len(names) > 1:
+        counts.append(f"{len(groups[DEPENDS])} depend on the player")
+    counts.append(f"{len(groups[UNCLEAR])} make no measurable difference"
+                  + (" for any" if len(names) > 1 else ""))
+    who = (f"the strong players {_and(names)}" if len(names) > 1 else names[0])
+    head = [f"Under {profile}, measured with {who}: {', '.join(counts[:-1])} and "
+            f"{counts[-1]}."]
     if groups[PAYS]:
-        head.append(f"Worth following: {names(PAYS)}.")
+        head.append(f"Worth following ({PAYS} for every strong player measured): "
+                    + "; ".join(f"{name(i)} ({figures(i)} per deal)" for i in groups[PAYS])
+                    + ".")
     if groups[COSTS]:
-        head.append(f"Better not: {names(COSTS)}.")
+        head.append(f"Better not ({COSTS} for every strong player measured): "
+                    + "; ".join(f"{name(i)} ({figures(i)} per deal)" for i in groups[COSTS])
+                    + ".")
+    if groups[DEPENDS]:
+        head.append("Depends on the player: " + "; ".join(
+            f"{name(i)} (" + ", ".join(f"{r['player']} {pts(r['diff_deal'], signed=True)}, "
+                                       f"{r['verdict']}" for r in by[i]) + ")"
+            for i in groups[DEPENDS]) + ".")
     if groups[UNCLEAR]:
-        head.append(f"Too close to call at this number of games: {names(UNCLEAR)}.")
+        head.append("Too close to call at this number of games: "
+                    + "; ".join(name(i) for i in groups[UNCLEAR]) + ".")
     out = [" ".join(head)]
-    for r in rows:
-        word = r["verdict"]
-        verb = {PAYS: "pays", COSTS: "costs", UNCLEAR: "makes no measurable difference"}[word]
-        line = (f"{_cap(r['advice'])} {verb} ({_plays(r['baseline_plays'], baseline)}): "
-                f"against {r['alternative']}, the side following it {_clause(r)}.")
-        if word != UNCLEAR and r["baseline_plays"] == ("alternative" if word == PAYS else
-                                                       "advice"):
-            line += (f" {baseline} would gain by "
-                     + ("following it." if word == PAYS else "dropping it."))
-        out.append(line)
+    for p in players:
+        out.append(f"{p.label}: {p.why}.")
+    for i in items:
+        first = by[i][0]
+        parts = []
+        for r in by[i]:
+            line = (f"{r['player']} ({_plays(r['baseline_plays'], r['player'])}): the side "
+                    f"following it {_clause(r)}, {r['verdict']}")
+            if r["verdict"] != UNCLEAR and r["baseline_plays"] == (
+                    "alternative" if r["verdict"] == PAYS else "advice"):
+                line += (f"; {r['player']} would gain by "
+                         + ("following it" if r["verdict"] == PAYS else "dropping it"))
+            parts.append(line)
+        out.append(f"{_cap(first['advice'])} against {first['alternative']}: "
+                   f"{first['holds']}. " + "; ".join(parts) + ".")
     if skipped:
         out.append("Not measured under " + profile + ": " + "; ".join(
             f"{s['advice']} against {s['alternative']} ({s['reason']})" for s in skipped) + ".")
@@ -309,129 +358,168 @@ def guide_verdict(rows: Sequence[dict], skipped: Sequence[dict], baseline: str, 
     half = max((r["diff_deal_high"] - r["diff_deal_low"]) / 2 for r in rows)
     where = "partnership" if seats == 2 else "partnership or seat"
     out.append(
-        f"How sure: each piece of advice was a paired comparison of {baseline} with one knob "
-        f"changed against {baseline}, on the same {games:,} shuffled games played "
-        f"{'twice' if seats == 2 else f'{seats} times'}, once with the changed player in each "
-        f"{where} ({seats * games:,} games). All intervals are 95%. A piece of advice is said "
-        f"to pay or cost only when its p-value, corrected for the {n} comparisons (Holm), is "
-        f"under {ALPHA:g}, so the chance that any of these calls is a false alarm is under "
-        f"5%. Effects smaller than about {pts(half)} points per deal (the widest half-"
-        "interval here) cannot be told apart from no difference at this number of games; "
-        "more games (--games) narrow every interval in proportion to one over the square root "
-        "of the games played.")
+        f"How sure: each piece of advice was a paired comparison, for each player, of the "
+        f"player with one knob changed against the player, on the same {games:,} shuffled "
+        f"games played {'twice' if seats == 2 else f'{seats} times'}, once with the changed "
+        f"player in each {where} ({seats * games:,} games). All intervals are 95%. A "
+        f"piece of advice is said to pay or cost for a player only when its p-value, "
+        f"corrected for all {len(rows)} comparisons of the page ({n} pieces of advice x "
+        f"{len(names)} player{'s' if len(names) != 1 else ''}, Holm), is under {ALPHA:g}, so "
+        f"the chance that any of these calls is a false alarm is under 5%. Effects smaller "
+        f"than about {pts(half)} points per deal (the widest half-interval here) cannot be "
+        "told apart from no difference at this number of games; more games (--games) narrow "
+        "every interval in proportion to one over the square root of the games played.")
     return out
+
+
+MARKERS = ("o", "s", "^", "D", "v")
 
 
 def advice_plot(rows: pl.DataFrame, out: Path, name: str = "guide.png") -> str:
     """Win rate of the side following each piece of advice and its points per deal over the
-    alternative, 95% intervals, largest effect on top."""
+    alternative, one marker per player, 95% intervals, largest effect on top."""
     import textwrap
 
     import matplotlib.pyplot as plt
-    import numpy as np
 
     data = list(rows.iter_rows(named=True))
-    n = len(data)
-    fig, (left, right) = plt.subplots(1, 2, figsize=(11, 1.4 + 0.62 * n), sharey=True,
+    items = list(dict.fromkeys(r["item"] for r in data))
+    players = list(dict.fromkeys(r["player"] for r in data))
+    n = len(items)
+    fig, (left, right) = plt.subplots(1, 2, figsize=(11, 1.4 + 0.62 * n * max(1, len(players))
+                                                     ** 0.5), sharey=True,
                                       gridspec_kw={"width_ratios": (1, 1)})
-    y = np.arange(n)[::-1]
+    base_y = {item: float(n - 1 - k) for k, item in enumerate(items)}
+    step = 0.5 / max(1, len(players))
+    offset = {p: (len(players) - 1) / 2 * step - k * step for k, p in enumerate(players)}
     for ax, (mid, lo, hi, scale, title) in zip((left, right), (
             ("win_rate", "win_low", "win_high", 100, "win rate following the advice, %"),
             ("diff_deal", "diff_deal_low", "diff_deal_high", 1,
              "advice - alternative, points per deal")), strict=True):
-        m = np.array([r[mid] for r in data]) * scale
-        err = np.array([[r[mid] - r[lo], r[hi] - r[mid]] for r in data]).T * scale
-        colours = ["tab:green" if r["verdict"] == PAYS else "tab:red" if r["verdict"] == COSTS
-                   else "tab:grey" for r in data]
-        for i in range(n):
-            ax.errorbar(m[i], y[i], xerr=err[:, i:i + 1], fmt="o", color=colours[i],
-                        capsize=3)
+        for r in data:
+            colour = ("tab:green" if r["verdict"] == PAYS else "tab:red"
+                      if r["verdict"] == COSTS else "tab:grey")
+            y = base_y[r["item"]] + offset[r["player"]]
+            ax.errorbar(r[mid] * scale, y, xerr=[[(r[mid] - r[lo]) * scale],
+                                                 [(r[hi] - r[mid]) * scale]],
+                        fmt=MARKERS[players.index(r["player"]) % len(MARKERS)],
+                        color=colour, capsize=3)
         ref = sorted({r["even"] for r in data}) if scale == 100 else [0.0]
         for x in ref:
             ax.axvline(x * scale, color="grey", lw=1, ls="--")
         ax.set_title(title + " (95% CI)", fontsize=10)
         ax.grid(axis="x", alpha=0.3)
-    labels = [textwrap.fill(f"{r['advice']} (not: {r['alternative']})", 48) for r in data]
-    left.set_yticks(y, labels, fontsize=8)
+    first = {r["item"]: r for r in reversed(data)}
+    labels = [textwrap.fill(f"{first[i]['advice']} (not: {first[i]['alternative']})", 48)
+              for i in items]
+    left.set_yticks([base_y[i] for i in items], labels, fontsize=8)
+    if len(players) > 1:
+        handles = [plt.Line2D([], [], color="black", ls="", marker=MARKERS[k % len(MARKERS)],
+                              label=p) for k, p in enumerate(players)]
+        right.legend(handles=handles, title="player", fontsize=8, loc="best")
     fig.tight_layout()
     fig.savefig(out / name, dpi=plots.DPI)
     plt.close(fig)
     return name
 
 
+def held_view() -> View:
+    return View("holds.csv", (
+        col("advice", "text", "advice"), col("instead of", "text", "alternative"),
+        col("how far it holds", "text", "holds"),
+        col("each player: points per deal (95% CI), verdict", "text", "figures")))
+
+
 def guide_view(ranks: bool) -> View:
     cols = [col("advice", "text", "advice"), col("instead of", "text", "alternative"),
-            col("baseline plays", "text", "baseline_plays"),
+            col("player", "text", "player"), col("player plays", "text", "baseline_plays"),
             col("advice wins (95% CI)", "pct_ci", "win_rate", "win_low", "win_high")]
     if ranks:
         cols.append(col("even", "pct", "even"))
     cols += [col("points per deal (95% CI)", "pts_ci", "diff_deal", "diff_deal_low",
                  "diff_deal_high"),
-             col("p (Holm)", "p", "p_holm"), col("verdict", "text", "verdict")]
+             col("p (Holm)", "p", "p_holm"), col("verdict", "text", "verdict"),
+             col("how far it holds", "text", "holds")]
     return View("guide.csv", tuple(cols))
 
 
 def build(pairs: list[PairRuns], params: dict, out: Path | None) -> Content:
-    """Every piece of advice the advice's way round, largest effect first, with a verdict
-    in words."""
+    """Every piece of advice the advice's way round for every player, how far each verdict
+    holds, largest effect first, with a verdict in words."""
     measured = Comparisons.read(pairs, holm=True)
     results = measured.results
     rows = advice_rows(results, params)
-    baseline, profile = params["baseline"], params["profile"]
+    players = players_of(params)
+    names = _and([p.label for p in players])
+    profile = params["profile"]
     skipped = pl.DataFrame(params["skipped"],
                            schema={k: pl.String for k in ("advice", "alternative", "knob",
                                                           "reason")})
+    held = held_rows(rows)
     ranks = many_seats(results)
     figs = []
     if out is not None:
         figs.append(Figure(advice_plot(rows, out),
-                           f"Each piece of advice against {baseline}",
+                           f"Each piece of advice, measured with {names}",
                            "Win rate of the side following the advice and its points per deal "
-                           "relative to the alternative, largest effect first; bars are 95% "
-                           "intervals (uncorrected; the verdict uses Holm-corrected p-values). "
-                           "Right of the dashed line the advice pays; green: it pays, red: it "
-                           "costs, grey: no measurable difference (Holm)."))
-    sections = [Section(f"The advice under {profile}, against {baseline}, largest effect "
-                        "first", guide_view(ranks),
-                        note="Effects are those of following the advice relative to playing "
-                             "the alternative; 'baseline plays' says which side the baseline "
-                             "takes. p (Holm): corrected for every piece of advice on the "
-                             "page.")]
+                           "relative to the alternative, one marker per player, largest effect "
+                           "first; bars are 95% intervals (uncorrected; the verdict uses "
+                           "Holm-corrected p-values). Right of the dashed line the advice "
+                           "pays; green: it pays, red: it costs, grey: no measurable "
+                           "difference (Holm)."))
+    sections = [
+        Section(f"How far each piece of advice holds under {profile} (players: {names})",
+                held_view(),
+                note="A piece of advice pays (or costs) for every strong player measured when "
+                     "each player's comparison says so after Holm's correction over every "
+                     "comparison on the page; otherwise it depends on the player, or makes no "
+                     "measurable difference for any."),
+        Section(f"The advice under {profile}, each player, largest effect first",
+                guide_view(ranks),
+                note="Effects are those of following the advice relative to playing "
+                     "the alternative; 'player plays' says which side the player takes "
+                     "as it stands. p (Holm): corrected for every comparison on the page.")]
     if len(skipped):
         sections.append(Section("Not measured", View("skipped.csv", (
             col("advice", "text", "advice"), col("instead of", "text", "alternative"),
             col("knob", "text", "knob"), col("why", "text", "reason")))))
     sections += [
-        Section("Each comparison as played (A: the baseline with one knob changed)",
+        Section("Each comparison as played (A: a player with one knob changed)",
                 results_view(True, (col("advice", "text", "value"),), ranks=ranks),
                 note="A against B as played; the advice table above turns these round where "
                      "A plays the alternative.", in_summary=False)]
-    tables = {"guide.csv": rows}
+    tables = {"holds.csv": held, "guide.csv": rows}
     if len(skipped):
         tables["skipped.csv"] = skipped
-    knobs = ", ".join(f"{k} = {v:g}" for k, v in params["baseline_params"].items())
+    method = [
+        f"Players: {'; '.join(f'{p.label}, {p.why}' for p in players)}. By default the "
+        "first two fast players of the profile's shipped ladder (strategies/ladder.toml); "
+        "for a rule file, a player tuned for it and cautious; --player names others.",
+        "Each piece of advice is one knob of the tactician (strategies show tactician): the "
+        "player with that knob changed (A) against the player (B); every other knob as the "
+        "player plays it. A learned or search player turns the knob in its base policy, the "
+        "heuristic whose move it keeps unless its model (or search) finds a better one by "
+        "its margin, so it follows the advice except where it sees a clear gain in leaving "
+        "it.",
+        "Sign convention: every effect is that of following the advice relative to "
+        "playing the alternative, so a positive number means the advice pays. Where the "
+        "player follows the advice (A plays the alternative) the points are turned "
+        "round and the win rate is the player's (with more than two partnerships or "
+        "players, the mean share of the ones following it).",
+        "Every alternative is a sensible way to play: a held wild never keeps a player "
+        "from opening, and a player not blocking still discards black threes, as low "
+        "cards; advice whose two sides play identically under the rules is not played.",
+        "Holm's correction across every comparison of the page, all players together "
+        "(statsmodels multipletests); advice is said to pay or cost for a player only when "
+        "its corrected p is under 0.05. How far it holds: 'pays (costs) for every strong "
+        "player measured' when every player's call is the same, 'depends on the player' "
+        "otherwise; the words are generated from these numbers."]
+    for p in players:
+        knobs = ", ".join(f"{k} = {v:g}" for k, v in p.knobs.items())
+        method.append(f"{p.label}'s tactician knobs (a learned player's: its base policy's): "
+                      f"{knobs}.")
     return Content(
         title=f"Strategy guide: {profile}", question=QUESTION,
-        answer=guide_verdict(list(rows.iter_rows(named=True)),
-                             list(skipped.iter_rows(named=True)), baseline, profile,
-                             params.get("baseline_why", "")),
-        tables=tables, sections=sections, figures=figs,
-        method=[
-            f"Baseline: {baseline} ({params['baseline_summary']}), the strongest heuristic "
-            f"available for {profile} (tuned where the profile has a tuned file, else "
-            f"cautious, unless --baseline names another); its knobs: {knobs}.",
-            "Each piece of advice is one knob of the tactician (strategies show tactician): "
-            "the baseline with that knob changed (A) against the baseline (B); every other "
-            "knob as the baseline plays it.",
-            "Sign convention: every effect is that of following the advice relative to "
-            "playing the alternative, so a positive number means the advice pays. Where the "
-            "baseline follows the advice (A plays the alternative) the points are turned "
-            "round and the win rate is the baseline's (with more than two partnerships or "
-            "players, the mean share of the ones following it).",
-            "Every alternative is a sensible way to play: a held wild never keeps a player "
-            "from opening, and a player not blocking still discards black threes, as low "
-            "cards; advice whose two sides play identically under the rules is not played.",
-            "Holm's correction across all pieces of advice of the page (statsmodels "
-            "multipletests); advice is said to pay or cost only when its corrected p is under "
-            "0.05, and the verdict's words are generated from these numbers."],
+        answer=guide_verdict(rows.to_dicts(), skipped.to_dicts(), players, profile),
+        tables=tables, sections=sections, figures=figs, method=method,
         comparisons=measured)

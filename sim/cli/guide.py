@@ -1,6 +1,6 @@
-"""``handfoot guide``: the strategy guide of one rule set, every piece of advice measured
-against the strongest heuristic of the profile (analysis.reports.guide). User mistakes are one line
-and exit code 2 (sim.cli.errors)."""
+"""``handfoot guide``: the strategy guide of one rule set, every piece of advice measured with
+the strongest fast players of the rules, and how far each verdict holds (analysis.reports.
+guide). User mistakes are one line and exit code 2 (sim.cli.errors)."""
 
 from __future__ import annotations
 
@@ -10,45 +10,84 @@ import click
 
 from sim.cli.common import check_common, finish, note, runs_root
 from sim.cli.errors import user_errors
-from sim.cli.options import analysis_options, check_report_name, rules_option
+from sim.cli.options import (
+    analysis_options,
+    check_games,
+    check_report_name,
+    player_options,
+    rules_option,
+)
 
-GAMES = 20_000
+GAMES = 5_000
+SEARCH_GAMES = 200
 
 
-@click.command(epilog="Examples: handfoot guide --rules standard --report guide-standard;  "
-                      "handfoot guide --rules eleven --baseline cautious --games 5000")
+@click.command(epilog="Examples: handfoot guide --rules standard --card;  "
+                      "handfoot guide --rules eleven --player tuned --player cautious "
+                      "--games 20000;  handfoot guide --rules club.toml (builds a strong "
+                      "player for the file first, then reuses it)")
 @rules_option()
-@click.option("--baseline", default=None, metavar="STRATEGY",
-              help="The player every piece of advice is measured against (a name or a "
-                   "strategy file based on the tactician)  [default: tuned where the profile "
-                   "has a tuned file, else cautious]")
+@player_options()
+@click.option("--with-search", is_flag=True,
+              help="Also measure every piece of advice with the search player (pimc, its "
+                   "defaults) on --search-games shuffles: far slower, so fewer games.")
+@click.option("--search-games", type=int, default=SEARCH_GAMES, show_default=True,
+              help="Shuffles per comparison for the search player (--with-search).")
+@click.option("--card", is_flag=True,
+              help="Also write the strategy card (card.html, one printed page) into the "
+                   "report, linked from it.")
 @analysis_options(GAMES)
-def guide(rules_spec: str, baseline: str | None, games: int, seed: int, jobs: int,
+def guide(rules_spec: str, players: tuple[str, ...], allow_oracle: bool, with_search: bool,
+          search_games: int, card: bool, games: int, seed: int, jobs: int,
           report_name: str | None, runs_dir: Path, reports_dir: Path, rerun: bool,
           progress: bool | None) -> None:
     """A strategy guide for one rule set (run it once per profile): each piece of tactics
     advice (hold a wild, pick up small piles or wait, leave books one short until the
     partner is on the Foot, go out as soon as allowed, block with black threes, keep pairs,
-    discard safely) measured against the baseline as a paired comparison: the baseline with
-    that one knob changed against the baseline, on the same shuffles in every seating.
+    discard safely) measured with each strong player as a paired comparison: the player with
+    that one knob changed against the player, on the same shuffles in every seating.
 
-    Prints the effect of following each piece of advice on the game win rate and the points
-    per deal with 95% intervals, Holm-corrected across the page and sorted by size, and a
-    verdict generated from those numbers; writes reports/guide-<profile>/ (or --report NAME).
-    The default (20,000 shuffles per piece of advice, each played in both seatings) takes a
-    few minutes on 2 cores.
+    The players: by default the two strongest fast players measured for the rules (the
+    shipped ladder: learned, then tuned); for a rule file, a player tuned for it (built
+    once, in a minute or two, and kept under --runs-dir/players/ for the next question) and
+    cautious; --player names others.
+
+    Prints, for each piece of advice and player, the effect of following it on the game win
+    rate and the points per deal with 95% intervals, Holm-corrected across every comparison,
+    and how far the verdict holds: it pays (or costs) for every strong player measured, or it
+    depends on the player. Writes reports/guide-<profile>/ (or --report NAME). The default
+    (5,000 shuffles per comparison, each played in every seating) takes about 3 minutes on 2
+    cores for a two-partnership profile.
     """
     from analysis.experiments.pairings import rules_and_profile
+    from analysis.experiments.players import check_player_spec, checked, choose
     from analysis.experiments.playing import play_pairs
     from analysis.reports import guide as gd
 
     check_common(games, seed, jobs, report_name)
+    if with_search:
+        check_games(search_games, least=2)
     with user_errors():
-        _, profile = rules_and_profile(rules_spec)
+        for spec in players:
+            check_player_spec(spec)
+        rules, profile = rules_and_profile(rules_spec)
         name = report_name or gd.default_name(rules_spec, profile)
         check_report_name(name)
         root = runs_root(runs_dir, "guide", name)
-        plan = gd.plan(rules_spec, baseline, root / "strategies")
-        pairs = play_pairs(plan.pairings, root, seed, games, jobs=jobs, rerun=rerun,
+        chosen = choose(rules_spec, players, allow_oracle, runs_dir=runs_dir, jobs=jobs,
+                        note=note)
+        if with_search and not any(p.speed == "search" for p in chosen):
+            chosen.append(checked("pimc", rules, False, "the search player at its defaults, "
+                                  f"on {search_games:,} shuffles (--with-search)"))
+        plan = gd.plan(rules_spec, chosen, root / "strategies")
+        search = {p.label for p in chosen if p.speed == "search"}
+        fast = [p for p in plan.pairings if plan.pairing_players[p.key] not in search]
+        slow = [p for p in plan.pairings if plan.pairing_players[p.key] in search]
+        pairs = play_pairs(fast, root, seed, games, jobs=jobs, rerun=rerun,
                            progress=progress, note=note)
-        finish("guide", pairs, plan.params(seed, games), name, reports_dir, root)
+        if slow:
+            pairs += play_pairs(slow, root, seed, search_games, jobs=jobs, rerun=rerun,
+                                progress=progress, note=note)
+        params = plan.params(seed, games)
+        params.update(card=card, search_games=search_games if slow else 0)
+        finish("guide", pairs, params, name, reports_dir, root)

@@ -57,6 +57,20 @@ def allow_oracle_option():
                              "ceiling, never a fair opponent.")
 
 
+def player_options():
+    """--player (repeatable) and --allow-oracle: who an answer is about (the shipped ladder's
+    strongest fast players by default; analysis.experiments.players)."""
+    return _apply([
+        click.option("--player", "players", multiple=True, metavar="NAME|FILE",
+                     help="A strong player to measure with (a name or a strategy file); repeat "
+                          "for several  [default: the two strongest fast players measured for "
+                          "the rules (strategies/ladder.toml: learned, then tuned); for a rule "
+                          "file, a player tuned for it (built once, kept under --runs-dir) "
+                          "and cautious]"),
+        allow_oracle_option(),
+    ])
+
+
 def analysis_options(default_games: int):
     """Options of the commands that play paired comparisons and write reports."""
     return _apply([

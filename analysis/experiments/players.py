@@ -1,0 +1,146 @@
+"""Who the answers are about: the strong players an answer measures, and each of them with one
+tactician knob changed.
+
+An answer measured with one player can be a fact about that player, so guide, ask hold-wild,
+sweep and rules-compare measure with the strongest fast players of the rules: by default the
+first two of the profile's shipped ladder (``strategies.ladder``: ``learned`` where it beats
+``tuned``, then ``tuned``), for a rule file a player built for it (``analysis.experiments.
+player_build``) and ``cautious``; ``--player`` names others. Every answer names its players
+and says why each was chosen.
+
+The advice is a tactician knob (hold wilds, wait for a pile ...). A tactician-family player
+turns it directly; a ``learned`` (or search) player turns it in its base policy, the heuristic
+whose move it keeps unless its model (or its search) finds a better one, so it follows the
+advice wherever it does not see a clear gain in leaving it.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from analysis.experiments.pairings import (
+    Note,
+    PlayError,
+    Side,
+    rules_and_profile,
+    side,
+    strategy_file,
+)
+from sim.core.rules import Rules
+from strategies.ladder import ladder
+from strategies.per_profile import is_per_profile, resolve_spec
+from strategies.registry import (
+    POLICY_MODULES,
+    SEARCH_MODULES,
+    TACTICIAN_MODULE,
+    StrategyInfo,
+    load,
+)
+
+KNOBS = ("hold_wilds", "min_pile", "books_before_partner", "go_out", "black3_block",
+         "keep_pairs", "discard_safety")
+FALLBACK = "cautious"
+
+
+@dataclass(frozen=True)
+class Player:
+    """A strong player an answer measures: what the engine loads, what tables call it, why it
+    was chosen, and its tactician knobs (a learned or search player's: its base policy's)."""
+
+    spec: str
+    label: str
+    why: str
+    knobs: dict[str, float]
+    speed: str = "fast"  # "fast" or "search": a search player plays fewer games
+
+    def to_dict(self) -> dict:
+        return dataclasses.asdict(self)
+
+    @classmethod
+    def from_dict(cls, d: dict) -> Player:
+        return cls(**d)
+
+
+def label_of(spec: str) -> str:
+    """A strategy's name in tables: a name as it is, a file by its stem."""
+    return Path(spec).stem if spec.endswith(".toml") else spec
+
+
+def knobs_of(info: StrategyInfo) -> dict[str, float]:
+    """The tactician knobs a player plays by: its own, or its base policy's; {} for a player
+    with neither (greedy, random)."""
+    if info.module == TACTICIAN_MODULE:
+        return {k: float(v) for k, v in info.params.items()}
+    if info.module in POLICY_MODULES:
+        return {k: float(v) for k, v in info.base_params.items()}
+    return {}
+
+
+def checked(spec: str, rules: Rules, allow_oracle: bool, why: str,
+            need_knobs: bool = True) -> Player:
+    """``spec`` as a player under ``rules``: a one-line PlayError for a name or file that is
+    not a strategy, an oracle without ``allow_oracle``, or (``need_knobs``) a player without
+    the tactician's knobs."""
+    info = resolve_spec(spec, rules)
+    if info.sees_hidden and not allow_oracle:
+        raise PlayError(f"--player {spec} sees hidden cards, so its answers are not those of a "
+                        "fair player; pass --allow-oracle to measure it anyway, as a ceiling")
+    knobs = knobs_of(info)
+    if need_knobs and not all(k in knobs for k in KNOBS):
+        raise PlayError(f"--player {spec}: the advice turns the tactician's knobs "
+                        f"({', '.join(KNOBS)}), which it does not play by; give learned, "
+                        "pimc, tuned, cautious, the tactician or a strategy file based on them")
+    speed = "search" if info.module in SEARCH_MODULES else "fast"
+    return Player(spec, label_of(spec), why, knobs, speed)
+
+
+def check_player_spec(spec: str) -> None:
+    """Refuse a ``--player`` that is no strategy now, before anything is played."""
+    if not is_per_profile(spec):
+        load(spec)
+
+
+def choose(rules_spec: str, chosen: Sequence[str], allow_oracle: bool = False,
+           runs_dir: Path | None = None, jobs: int = 0, note: Note | None = None,
+           count: int = 2, need_knobs: bool = True) -> list[Player]:
+    """The players an answer under ``rules_spec`` measures: ``chosen`` (``--player``, in its
+    order) or the first ``count`` of the profile's ladder; for rules without a ladder (a rule
+    file), a player built for them (or reused: ``player_build.ensure_player``, under
+    ``runs_dir``) and ``cautious``."""
+    rules, profile = rules_and_profile(rules_spec)
+    if chosen:
+        return [checked(s, rules, allow_oracle, "chosen with --player", need_knobs)
+                for s in dict.fromkeys(chosen)]
+    rungs = ladder(profile)
+    if rungs is not None:
+        return [checked(name, rules, False, rungs.why(name), need_knobs)
+                for name in rungs.players[:count]]
+    from analysis.experiments.player_build import ensure_player
+
+    built = ensure_player(rules_spec, runs_dir or Path("runs"), jobs=jobs, note=note)
+    first = checked(str(built.file), rules, False, built.why(), need_knobs)
+    first = dataclasses.replace(first, label=built.label)
+    return [first, checked(FALLBACK, rules, False, "the next strongest fast player: the "
+                                                   "tactics advice of the long rules page, "
+                                                   "the base the built player was tuned "
+                                                   "from", need_knobs)][:count]
+
+
+def knob_side(player: Player, folder: Path, rules: Rules, label: str,
+              **knobs: float) -> Side:
+    """``player`` with tactician knobs changed, as a comparison side: a tactician-family
+    player with its own knobs changed; a learned or search player with its base policy's
+    (written in full beside it, so the run pins both)."""
+    if not knobs:
+        return side(player.spec, folder, label=label, rules=rules)
+    info = resolve_spec(player.spec, rules)
+    if info.module not in POLICY_MODULES:
+        return side(player.spec, folder, label=label, rules=rules, **knobs)
+    policy = resolve_spec(info.base_policy, rules)
+    stem = label_of(player.spec)
+    base_file = strategy_file(policy, folder, f"{stem}-base", f"{label} (base policy)", knobs)
+    played = dataclasses.replace(info, base_policy=base_file, base_params={})
+    return Side(label, strategy_file(played, folder, stem, label))
