@@ -518,6 +518,13 @@ def build(pairs: list[PairRuns], params: dict, out: Path | None) -> Content:
         knobs = ", ".join(f"{k} = {v:g}" for k, v in p.knobs.items())
         method.append(f"{p.label}'s tactician knobs (a learned player's: its base policy's): "
                       f"{knobs}.")
+    if out is not None and params.get("card"):
+        from analysis.reports.card import write_card
+        from analysis.reports.guide_card import FILE, card_of
+
+        write_card(card_of(rows.to_dicts(), players, params["rules"], profile), out, FILE)
+        method.insert(0, f"The strategy card of these rules, one printed page: {FILE} (in "
+                         "this report's folder).")
     return Content(
         title=f"Strategy guide: {profile}", question=QUESTION,
         answer=guide_verdict(rows.to_dicts(), skipped.to_dicts(), players, profile),

@@ -13,8 +13,10 @@ here) and states its uncertainty.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from pathlib import Path
+
+import polars as pl
 
 from analysis.experiments.holding_cache import read_positions
 from analysis.experiments.pairings import (
@@ -22,13 +24,15 @@ from analysis.experiments.pairings import (
     PairRuns,
     PlayError,
     rules_and_profile,
-    side,
     slug,
 )
-from analysis.reports import plots
+from analysis.experiments.players import Player, knob_side
+from analysis.reports import plots, search_choices
 from analysis.reports.content import Comparisons, Content, Figure, Section
 from analysis.reports.fmt import View, col, many_seats, pct, pts, results_view
-from analysis.reports.verdict import verdict
+from analysis.reports.guide import WORDS
+from analysis.reports.reach import reach
+from analysis.reports.verdict import call, verdict, wilds
 from analysis.statistics.holding import (
     F_WILDS_HELD,
     MIN_PER_GROUP,
@@ -40,25 +44,20 @@ from analysis.statistics.holding import (
     knob_acts,
 )
 from sim.core.profiles import PROFILES as ALL_PROFILES
-from sim.core.profiles import profile_name
-from sim.core.rules import Rules
-from strategies.per_profile import TUNED, tuned_profiles
 
 PROFILES = tuple(ALL_PROFILES)
 VALUES = (1, 2, 3)
-GAMES = 6_000  # shuffles per seating of each comparison (the command's default)
-POSITIONS = 25_000  # branched positions per rule set (the command's default)
-QUESTION = ("Is holding a wild worth it? Does the strongest heuristic player of each rule set "
-            "do better if it keeps 1, 2 or 3 wild cards back from its melds until it reaches "
-            "its Foot, rather than melding them at once, and in which situations does holding "
-            "one back pay?")
+GAMES = 3_000  # shuffles per seating of each comparison (the command's default)
+POSITIONS = 25_000  # branched positions per rule set and player (the command's default)
+SEARCH_POSITIONS = 300  # of those, positions the search player is asked about
+QUESTION = ("Is holding a wild worth it? Do the strongest players of each rule set do better "
+            "if they keep 1, 2 or 3 wild cards back from their melds until they reach their "
+            "Foot, rather than melding them at once; does the answer hold whoever the strong "
+            "player is, and in which situations does holding one back pay?")
 _HOLD = " hold "
 
 
-def baseline(rules: Rules) -> str:
-    """The strongest heuristic of a rule set: its tuned tactician where a tuned file ships
-    for the profile (``handfoot tune``), else ``cautious``."""
-    return TUNED if profile_name(rules) in tuned_profiles() else "cautious"
+GROUP_SEP = ", "  # a pairing's group: "<profile>, <player>"
 
 
 def player_of(pairing: Pairing) -> str:
@@ -67,44 +66,89 @@ def player_of(pairing: Pairing) -> str:
     return name or "tactician"  # reports made before the baseline was named
 
 
+def profile_of(group: str, player: str) -> str:
+    """The rule set of a pairing's group ('<profile>, <player>'; older reports: the profile)."""
+    suffix = f"{GROUP_SEP}{player}"
+    return group[: -len(suffix)] if group.endswith(suffix) else group
+
+
 def plan(profiles: Sequence[str], values: Sequence[int], folder: Path,
-         strategy: str | None = None) -> list[Pairing]:
-    """Per rule set: the baseline (or ``strategy``) holding each of ``values`` wilds back
-    against itself holding none."""
+         players: Mapping[str, Sequence[Player]]) -> list[Pairing]:
+    """Per rule set and strong player (``players[rules spec]``, from
+    ``analysis.experiments.players.choose``): the player holding each of ``values`` wilds
+    back against itself holding none."""
     out = []
     for spec in profiles:
         rules, profile = rules_and_profile(spec)
-        player = strategy or baseline(rules)
-        none = side(player, folder, label=f"{player}{_HOLD}0", rules=rules, hold_wilds=0)
-        for v in values:
-            if v == 0:
-                raise PlayError("hold 0 is the baseline; compare 1, 2 or 3 against it")
-            out.append(Pairing(key=f"{slug(profile)}-hold{v}",
-                               a=side(player, folder, label=f"{player}{_HOLD}{v}",
-                                      rules=rules, hold_wilds=v),
-                               b=none, rules=spec, group=profile, value=str(v)))
+        for player in players[spec]:
+            name = player.label
+            none = knob_side(player, folder, rules, f"{name}{_HOLD}0", hold_wilds=0)
+            for v in values:
+                if v == 0:
+                    raise PlayError("hold 0 is the baseline; compare 1, 2 or 3 against it")
+                out.append(Pairing(key=f"{slug(profile)}-{slug(name)}-hold{v}",
+                                   a=knob_side(player, folder, rules, f"{name}{_HOLD}{v}",
+                                               hold_wilds=v),
+                                   b=none, rules=spec, group=f"{profile}{GROUP_SEP}{name}",
+                                   value=str(v)))
+    return out
+
+
+def _under(group: str, player: str) -> str:
+    """A group in words: '<profile>, <player>' as it is; an older report's profile with its
+    player in brackets."""
+    return group if group.endswith(f"{GROUP_SEP}{player}") else f"{group} ({player})"
+
+
+def why_in_general(chosen: Mapping[str, Sequence[Player]]) -> dict[str, str]:
+    """Why each player was asked, in words that hold for every rule set asked: its own reason
+    where one rule set is asked, else its place on the ladders."""
+    out: dict[str, str] = {}
+    for players_of_rules in chosen.values():
+        for rank, p in enumerate(players_of_rules):
+            if len(chosen) == 1 or p.why.startswith("chosen"):
+                out[p.label] = p.why
+            else:
+                out.setdefault(p.label, ("the strongest fast player measured" if rank == 0
+                                         else "the next strongest fast player measured")
+                               + " for each rule set asked (strategies/ladder.toml; a rule "
+                                 "file: a player tuned for it, then cautious)")
     return out
 
 
 def players(pairs: Sequence[PairRuns]) -> dict[str, str]:
-    """The player asked about under each rule set (group)."""
+    """The player asked about in each group (a rule set and a player)."""
     return {p.pairing.group: player_of(p.pairing) for p in pairs}
 
 
-def _who(players: dict[str, str]) -> str:
+def _who(players: dict[str, str], why: Mapping[str, str]) -> str:
     """Who the answer is about, in words."""
-    by: dict[str, list[str]] = {}
-    for group, player in players.items():
-        by.setdefault(player, []).append(group)
-    parts = []
-    for player, groups in by.items():
-        where = ", ".join(groups) if len(groups) < len(players) or len(players) == 1 else \
-            f"all {len(groups)} rule sets"
-        why = (" (the tactician as handfoot tune tuned it for each)" if player == TUNED else
-               " (the strongest heuristic where no tuned file ships)" if player == "cautious"
-               else "")
-        parts.append(f"{player}{why} under {where}")
-    return "The player asked about: " + "; ".join(parts) + "."
+    names = list(dict.fromkeys(players.values()))
+    parts = [f"{n} ({why[n]})" if n in why else n for n in names]
+    return ("The strong players asked: " + "; ".join(parts) + ". Each rule set is measured "
+            "with each of them, so the answer says how far it holds whoever the player is.")
+
+
+def reach_lines(results: pl.DataFrame, who: Mapping[str, str]) -> list[str]:
+    """How far each answer holds: per rule set and number of wilds held, the calls of every
+    player measured, labelled by ``analysis.reports.reach``."""
+    rows = list(results.iter_rows(named=True))
+    cells: dict[tuple[str, str], list[dict]] = {}
+    for r in rows:
+        player = who.get(r["group"], "")
+        cells.setdefault((profile_of(r["group"], player), r["value"]), []).append(
+            {**r, "player": player})
+    if all(len(v) < 2 for v in cells.values()):
+        return []
+    by_profile: dict[str, list[str]] = {}
+    for (profile, value), mine in cells.items():
+        calls = [WORDS[call(r)] for r in mine]
+        label = reach(calls, [r["player"] for r in mine])
+        figures = ", ".join(f"{r['player']} {pts(r['diff_deal'], signed=True)}" for r in mine)
+        by_profile.setdefault(profile, []).append(
+            f"{wilds(value)}: {label} ({figures} points per deal)")
+    return ["How far it holds, whoever the strong player: " + " ".join(
+        f"Under {profile}: {'; '.join(parts)}." for profile, parts in by_profile.items())]
 
 
 # --- Decision by decision: words from the numbers -----------------------------------------
@@ -142,7 +186,7 @@ def decisions_verdict(found: list[HoldEffect], player: str, profile: str) -> lis
         head = "holding costs on the whole"
     else:
         head = "on the whole holding neither clearly pays nor clearly costs"
-    line = (f"Decision by decision under {profile} ({player}): {head}, "
+    line = (f"Decision by decision under {_under(profile, player)}: {head}, "
             f"{pts(overall.mean, 0, signed=True)} points of deal margin per decision (95% CI "
             f"{pts(overall.low, 0, signed=True)} to {pts(overall.high, 0, signed=True)}) over "
             f"{overall.positions:,} decisions in which it would have melded a wild. ")
@@ -177,7 +221,7 @@ def curve(c: Collected, game_rows: Sequence[dict]) -> str:
     else:
         shape = (f"not monotone: holding {values[order[0]]} costs most and holding "
                  f"{values[order[-1]]} least")
-    text = (f"The curve under {c.profile} ({c.player}), per deal against holding none: "
+    text = (f"The curve under {_under(c.profile, c.player)}, per deal against holding none: "
             f"{game} ({shape}). ")
     if inside is None:
         return text + ("The knob acts (on the Hand, once the wild books are made) in fewer "
@@ -241,12 +285,13 @@ def build(pairs: list[PairRuns], params: dict, out: Path | None) -> Content:
     who = players(pairs)
     found = [read_positions(Path(p)) for p in params.get("holding", [])]
     table = effects_table(found)
-    lines = verdict(results, players=who)
-    answer = [lines[0], _who(who), *lines[1:-1]]
+    lines = verdict(results)
+    answer = [lines[0], *reach_lines(results, who), _who(who, params.get("player_why", {})),
+              *lines[1:-1]]
     rows = list(results.iter_rows(named=True))
     for c in found:
         if len(c.rows) < 2:
-            answer.append(f"Decision by decision under {c.profile} ({c.player}): it never "
+            answer.append(f"Decision by decision under {_under(c.profile, c.player)}: it never "
                           "melded a wild after opening in the games played, so there is "
                           "nothing to branch.")
             continue
@@ -254,6 +299,11 @@ def build(pairs: list[PairRuns], params: dict, out: Path | None) -> Content:
         shape = curve(c, [r for r in rows if r["group"] == c.profile])
         if shape:
             answer.append(shape)
+    asked = search_choices.read_all(params.get("search_choices", []), found)
+    choice_table = search_choices.table(asked)
+    if choice_table.height:
+        answer += search_choices.words(choice_table, int(params.get("search_positions", 0)),
+                                       "pimc")
     answer.append(lines[-1])
     figs = []
     if out is not None:
@@ -287,16 +337,33 @@ def build(pairs: list[PairRuns], params: dict, out: Path | None) -> Content:
                                      "opening, played on both ways from the same deal; "
                                      f"positions: {per}. Intervals: 95%, from the paired "
                                      "differences, clustered by game."))
+    if choice_table.height:
+        tables[search_choices.CSV] = choice_table
+        sections.append(Section("Decision by decision: what the search would meld there",
+                                search_choices.view(),
+                                note="At the first branched positions of each rule set's "
+                                     "first player, the search player (pimc, its defaults, "
+                                     "from the seat's view only) was handed the position and "
+                                     "asked for its meld line. Holds some back: its line "
+                                     "melds fewer of the wilds than the player's. The value "
+                                     "columns are the branched holding - melding at the "
+                                     "positions where it held and where it melded (95% CI, "
+                                     "clustered by game)."))
     return Content(
         title="Is holding a wild worth it?", question=QUESTION,
         answer=answer, tables=tables, sections=sections, figures=figs,
         method=[
-            "The player of each rule set is its strongest heuristic: the tactician tuned for "
-            "the profile (handfoot tune; strategies/tuned/<profile>.toml) where one ships, "
-            "else cautious. Holding wilds: its hold_wilds parameter (strategies show "
-            "tactician), which keeps up to that many wilds out of its melds while on the Hand "
-            "once the partnership has opened and made its wild books; every other parameter "
-            "as the player has it, in both strategies.",
+            "The players of each rule set are its strongest fast players measured (the "
+            "shipped ladder, strategies/ladder.toml: learned, then tuned; for a rule file, "
+            "a player tuned for it and cautious; --player names others); every comparison "
+            "is made with each. Holding wilds: the tactician's hold_wilds knob (strategies "
+            "show tactician), which keeps up to that many wilds out of its melds while on the "
+            "Hand once the partnership has opened and made its wild books; a learned player "
+            "turns it in its base policy, whose move it keeps unless its model finds a better "
+            "one by its margin. Every other knob as the player has it, in both strategies.",
+            "How far it holds: for each rule set and number of wilds, the players' calls "
+            "together (analysis.reports.reach): it pays (costs) for every strong player "
+            "measured, makes no measurable difference for any, or depends on the player.",
             "Holm's correction across all comparisons (statsmodels multipletests); a "
             "comparison is called better or worse only when its corrected p is under 0.05.",
             "Decision by decision (analysis.experiments.holding, sim.play.branching): games of "
@@ -308,6 +375,12 @@ def build(pairs: list[PairRuns], params: dict, out: Path | None) -> Content:
             "stream reset between the two (common random numbers). The outcome is the deal's "
             "score margin of the player's partnership over the best other one; holding minus "
             "melding per decision gets a t-interval with a cluster-robust standard error by "
-            f"game. A situation is shown with at least {MIN_PER_GROUP} positions."],
+            f"game. A situation is shown with at least {MIN_PER_GROUP} positions.",
+            "The search's own choice (analysis.experiments.search_choice): the same games "
+            "are played again decision by decision, and at the first positions that were "
+            "branched the search player (pimc at its defaults) is given a copy of the "
+            "position and asked what it would meld; it sees only what the seat may see. The "
+            "rows are joined to the branched positions by game, deal, turn and seat (and "
+            "must agree on the wilds in hand and in the line)."],
         comparisons=measured)
 

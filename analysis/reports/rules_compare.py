@@ -8,7 +8,7 @@ rewards skill lets the stronger strategy win more often.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 
 import polars as pl
@@ -38,8 +38,8 @@ PANELS = (("turns_mean", "turns per deal", 1.0, None),
           ("diff_deal", "stronger - weaker, points per deal", 1.0, 0.0))
 
 
-def plan(profiles: Sequence[str], strong: Side, weak: Side) -> list[Pairing]:
-    """One pairing per rule set, the stronger strategy as A."""
+def plan(profiles: Sequence[str], strong: Mapping[str, Side], weak: Side) -> list[Pairing]:
+    """One pairing per rule set, its stronger strategy (``strong[spec]``) as A."""
     out, seen = [], set()
     for spec in profiles:
         rules, profile = rules_and_profile(spec)
@@ -47,7 +47,7 @@ def plan(profiles: Sequence[str], strong: Side, weak: Side) -> list[Pairing]:
         if key in seen:
             raise PlayError(f"rules '{spec}' are given twice")
         seen.add(key)
-        out.append(Pairing(key=key, a=strong, b=weak, rules=spec, group=profile))
+        out.append(Pairing(key=key, a=strong[spec], b=weak, rules=spec, group=profile))
     return out
 
 
@@ -80,7 +80,8 @@ def view() -> View:
         ci("clean books", "num2_ci", "books_clean"), ci("dirty books", "num2_ci", "books_dirty"),
         ci("wild books", "num2_ci", "books_wild"),
         ci("winner's margin per game", "num_ci", "margin"),
-        ci("stronger wins", "pct_ci", "win_rate"), col("even", "pct", "even"),
+        col("stronger", "text", "a"), ci("stronger wins", "pct_ci", "win_rate"),
+        col("even", "pct", "even"),
         ci("stronger - weaker per deal", "pts_ci", "diff_deal")))
 
 
@@ -139,7 +140,9 @@ def build(pairs: list[PairRuns], params: dict, out: Path | None) -> Content:
                            "the effective number of games for the win rate, t-intervals "
                            "clustered by shuffle for the means); the win rate's dashed marks "
                            "are each rule set's even share."))
-    a, b = pairs[0].pairing.a.label, pairs[0].pairing.b.label
+    strong = list(dict.fromkeys(p.pairing.a.label for p in pairs))
+    a = " / ".join(strong) if len(strong) > 1 else strong[0]
+    b = pairs[0].pairing.b.label
     return Content(
         title="Rule sets compared: " + ", ".join(p.pairing.group for p in pairs),
         question=(f"How do these rule sets change deal length, endings, scores and books, and "
@@ -153,5 +156,10 @@ def build(pairs: list[PairRuns], params: dict, out: Path | None) -> Content:
         figures=figs,
         method=["Under each rule set the two strategies play the paired design on the same "
                 "seed; the stronger strategy's win rate measures how much the rules reward "
-                "skill."],
+                "skill.",
+                "The stronger strategy: " + ("; ".join(
+                    f"{p.pairing.a.label} under {p.pairing.group}" for p in pairs)) + (
+                    " (by default each rule set's strongest fast player measured: "
+                    "strategies/ladder.toml, or for a rule file a player tuned for it)."
+                    if params.get("strong", "").startswith("the strongest") else ".")],
         comparisons=c)

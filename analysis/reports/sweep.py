@@ -7,12 +7,13 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from analysis.experiments.pairings import Pairing, PairRuns, PlayError, rules_and_profile, side
+from analysis.experiments.players import Player, knob_side
 from analysis.reports import plots
 from analysis.reports.content import Comparisons, Content, Figure, Section
 from analysis.reports.fmt import col, many_seats, pct, pts, pval, results_view
 from analysis.reports.verdict import call
 from strategies.per_profile import is_per_profile
-from strategies.registry import load
+from strategies.registry import POLICY_MODULES, load
 
 
 def parse_param(text: str, strategy: str = "tactician") -> tuple[str, list[float]]:
@@ -22,6 +23,9 @@ def parse_param(text: str, strategy: str = "tactician") -> tuple[str, list[float
     if not info.parametric:
         raise PlayError(f"strategy '{strategy}' takes no parameters")
     PARAM_INDEX = {p.name: p for p in info.param_specs}  # noqa: N806
+    if info.module in POLICY_MODULES:  # its base policy's knobs too (turned in the base)
+        PARAM_INDEX.update({p.name: p for p in load("tactician").param_specs
+                            if p.name not in PARAM_INDEX})
     name, sep, values = text.partition("=")
     name = name.strip()
     if not sep or not values.strip():
@@ -49,16 +53,23 @@ def _value(v: float) -> str:
     return str(int(v)) if float(v).is_integer() else f"{v:g}"
 
 
-def plan(strategy: str, param: str, values: Sequence[float], against: str | None, rules: str,
+def plan(player: Player, param: str, values: Sequence[float], against: str | None, rules: str,
          folder: Path, allow_oracle: bool = False) -> list[Pairing]:
-    """One pairing per value; the opponent defaults to ``strategy`` as it is."""
+    """One pairing per value; the opponent defaults to the player as it is. A parameter of
+    a learned or search player's base policy is turned there (``players.knob_side``)."""
     resolved, profile = rules_and_profile(rules)
+    strategy = player.spec
     opponent = side(against or strategy, folder,
-                    label=None if against else f"{Path(strategy).stem} as is", rules=resolved,
+                    label=None if against else f"{player.label} as is", rules=resolved,
                     allow_oracle=allow_oracle)
+    own = {p.name for p in load(strategy if not is_per_profile(strategy) else "tactician")
+           .param_specs}
     out = []
     for v in values:
-        a = side(strategy, folder, rules=resolved, allow_oracle=allow_oracle, **{param: v})
+        label = f"{player.label} {param}={_value(v)}"
+        a = (side(strategy, folder, label=label, rules=resolved, allow_oracle=allow_oracle,
+                  **{param: v}) if param in own else
+             knob_side(player, folder, resolved, label, **{param: v}))
         out.append(Pairing(key=f"{param}-{_value(v)}", a=a, b=opponent, rules=rules,
                            group=profile, value=_value(v)))
     return out

@@ -18,7 +18,12 @@ import click
 from analysis.reports import kinds
 from sim.cli.common import check_common, finish, note, runs_root
 from sim.cli.errors import UserError, run_group, user_errors
-from sim.cli.options import allow_oracle_option, analysis_options, rules_option
+from sim.cli.options import (
+    allow_oracle_option,
+    analysis_options,
+    player_options,
+    rules_option,
+)
 
 
 @click.command(epilog="Examples: handfoot compare tactician greedy --games 5000 --report tg;  "
@@ -124,37 +129,50 @@ def _games_played(pair) -> int:
     return Run.open(pair.runs[0]).spec.games
 
 
-@click.command(epilog="Example: handfoot sweep --strategy tactician --param hold_wilds=0,1,2,3 "
+@click.command(epilog="Examples: handfoot sweep --param hold_wilds=0,1,2,3 --rules eleven;  "
+                      "handfoot sweep --strategy tactician --param hold_wilds=0,1,2,3 "
                       "--against greedy --report hold-sweep")
-@click.option("--strategy", required=True, help="Strategy (name or TOML file) to vary.")
+@click.option("--strategy", default=None, metavar="NAME|FILE",
+              help="Strategy (name or TOML file) to vary  [default: the strongest fast player "
+                   "measured for the rules (strategies/ladder.toml; a rule file: a player "
+                   "tuned for it, built once and kept under --runs-dir)]")
 @click.option("--param", "param_text", required=True, metavar="NAME=V1,V2,...",
-              help="The parameter and its values, e.g. hold_wilds=0,1,2,3.")
+              help="The parameter and its values, e.g. hold_wilds=0,1,2,3 (a learned player's "
+                   "tactician knobs are those of its base policy).")
 @click.option("--against", default=None,
               help="The opponent of every value  [default: --strategy with its own values]")
 @rules_option()
 @allow_oracle_option()
 @analysis_options(10_000)
-def sweep(strategy: str, param_text: str, against: str | None, rules_spec: str,
+def sweep(strategy: str | None, param_text: str, against: str | None, rules_spec: str,
           allow_oracle: bool, games: int, seed: int, jobs: int, report_name: str | None,
           runs_dir: Path, reports_dir: Path, rerun: bool, progress: bool | None) -> None:
     """Each value of one strategy parameter against the same opponent on the same shuffles,
     each played in every seating (any rule set: partnerships or individual play).
 
     Prints a table of win rates and score differences with 95% intervals and p-values
-    corrected for the number of values (Holm); the report adds a plot with error bars.
+    corrected for the number of values (Holm); the report adds a plot with error bars. The
+    table and plot name the player.
     """
+    from analysis.experiments.players import check_player_spec, choose
     from analysis.experiments.playing import play_pairs
     from analysis.reports import sweep as sw
 
     check_common(games, seed, jobs, report_name)
     with user_errors():
-        param, values = sw.parse_param(param_text, strategy)
+        if strategy is not None:
+            check_player_spec(strategy)
+        player = choose(rules_spec, [strategy] if strategy else [], allow_oracle,
+                        runs_dir=runs_dir, jobs=jobs, note=note, count=1,
+                        need_knobs=False)[0]
+        param, values = sw.parse_param(param_text, player.spec)
         root = runs_root(runs_dir, "sweep", report_name)
-        pairings = sw.plan(strategy, param, values, against, rules_spec, root / "strategies",
+        pairings = sw.plan(player, param, values, against, rules_spec, root / "strategies",
                            allow_oracle=allow_oracle)
         pairs = play_pairs(pairings, root, seed, games, jobs=jobs, rerun=rerun,
                            progress=progress, note=note)
-        params = {"strategy": strategy, "param": param, "values": values, "against": against,
+        params = {"strategy": player.spec, "player": player.label, "player_why": player.why,
+                  "param": param, "values": values, "against": against,
                   "rules": rules_spec, "seed": seed, "games": games}
         finish("sweep", pairs, params, report_name, reports_dir, root)
 
@@ -162,33 +180,48 @@ def sweep(strategy: str, param_text: str, against: str | None, rules_spec: str,
 @click.command("rules-compare", epilog="Example: handfoot rules-compare standard eleven "
                                        "saskatchewan --report house-rules")
 @click.argument("profiles", nargs=-1, required=True)
-@click.option("--strong", default="tactician", show_default=True,
-              help="The stronger strategy (name or TOML file).")
+@click.option("--strong", default=None, metavar="NAME|FILE",
+              help="The stronger strategy (name or TOML file)  [default: per rule set, the "
+                   "strongest fast player measured for it (strategies/ladder.toml; a rule "
+                   "file: a player tuned for it, built once and kept under --runs-dir)]")
 @click.option("--weak", default="greedy", show_default=True,
               help="The weaker strategy (name or TOML file).")
 @allow_oracle_option()
 @analysis_options(10_000)
-def rules_compare(profiles: tuple[str, ...], strong: str, weak: str, allow_oracle: bool,
+def rules_compare(profiles: tuple[str, ...], strong: str | None, weak: str, allow_oracle: bool,
                   games: int, seed: int, jobs: int, report_name: str | None, runs_dir: Path,
                   reports_dir: Path, rerun: bool, progress: bool | None) -> None:
     """Rule profiles (or rule files) side by side: deal length, going out vs the stock, points
     and books per deal, the winner's margin, and how often the stronger of two strategies
     wins (how much skill the rules reward), each with a 95% interval. Any profile or rule
-    file, in partnerships or individual play (2-6 players)."""
+    file, in partnerships or individual play (2-6 players). The skill measure plays, by
+    default, each rule set's strongest fast player against --weak."""
     from analysis.experiments.pairings import side
+    from analysis.experiments.players import check_player_spec, choose
     from analysis.experiments.playing import play_pairs
     from analysis.reports import rules_compare
 
     check_common(games, seed, jobs, report_name)
     with user_errors():
+        if strong is not None:
+            check_player_spec(strong)
         root = runs_root(runs_dir, "rules-compare", report_name)
         folder = root / "strategies"
-        pairings = rules_compare.plan(profiles, side(strong, folder, allow_oracle=allow_oracle),
-                                 side(weak, folder, allow_oracle=allow_oracle))
+        weak_side = side(weak, folder, allow_oracle=allow_oracle)
+        if strong is not None:
+            strong_sides = {spec: side(strong, folder, allow_oracle=allow_oracle)
+                            for spec in profiles}
+        else:
+            strong_sides = {}
+            for spec in profiles:
+                player = choose(spec, [], runs_dir=runs_dir, jobs=jobs, note=note, count=1,
+                                need_knobs=False)[0]
+                strong_sides[spec] = side(player.spec, folder, label=player.label)
+        pairings = rules_compare.plan(profiles, strong_sides, weak_side)
         pairs = play_pairs(pairings, root, seed, games, jobs=jobs, rerun=rerun,
                            progress=progress, note=note)
-        params = {"profiles": list(profiles), "strong": strong, "weak": weak, "seed": seed,
-                  "games": games}
+        params = {"profiles": list(profiles), "strong": strong or "the strongest fast player "
+                  "of each rule set", "weak": weak, "seed": seed, "games": games}
         finish("rules-compare", pairs, params, report_name, reports_dir, root)
 
 
@@ -221,51 +254,75 @@ def ask() -> None:
     """Ready-made questions, each answered with a report."""
 
 
-@ask.command("hold-wild", epilog="Example: handfoot ask hold-wild --games 20000")
+@ask.command("hold-wild", epilog="Examples: handfoot ask hold-wild;  handfoot ask hold-wild "
+                                  "--rules standard --player tuned --player cautious --games "
+                                  "20000")
 @click.option("--rules", "profiles", multiple=True,
               help="Rule profile or file; repeat for several  [default: all six profiles]")
+@player_options()
 @click.option("--positions", type=int, default=None, metavar="N",
-              help="Branched positions per rule set for the decision-by-decision section; 0 "
-                   "leaves it out  [default: 25,000]")
-@analysis_options(6_000)
-def hold_wild(profiles: tuple[str, ...], positions: int | None, games: int, seed: int,
+              help="Branched positions per rule set and player for the decision-by-decision "
+                   "section; 0 leaves it out  [default: 25,000]")
+@click.option("--search-positions", type=int, default=None, metavar="N",
+              help="Of those, positions per rule set at which the search player (pimc, its "
+                   "defaults) is asked what it would meld; 0 leaves it out  [default: 300]")
+@analysis_options(3_000)
+def hold_wild(profiles: tuple[str, ...], players: tuple[str, ...], allow_oracle: bool,
+              positions: int | None, search_positions: int | None, games: int, seed: int,
               jobs: int, report_name: str | None, runs_dir: Path, reports_dir: Path,
               rerun: bool, progress: bool | None) -> None:
-    """Is holding a wild worth it? Asked of the strongest heuristic player of each rule set
-    (the tactician tuned for the profile where a tuned file ships, else cautious) in all six
-    profiles, individual play included: the player holding 1, 2 or 3 wilds back until its
-    Foot against itself holding none, on the same shuffles in every seating; then decision by
-    decision, every time the player would meld a wild the rest of the deal is played both
-    ways from the same deal, and the value of holding is shown by situation. Win rates and
-    score differences with 95% intervals, a plain-words verdict that names the player and
-    states its uncertainty, and the report reports/hold-wild/ (or --report NAME).
+    """Is holding a wild worth it? Asked of the strongest fast players of each rule set (the
+    shipped ladder: learned, then tuned; for a rule file a player tuned for it, built once
+    and reused, and cautious; --player names others) in all six profiles, individual play
+    included: each player holding 1, 2 or 3 wilds back until its Foot against itself holding
+    none, on the same shuffles in every seating, and how far the answer holds across the
+    players. Then decision by decision: every time the player would meld a wild the rest of
+    the deal is played both ways from the same deal by that player, the value of holding is
+    shown by situation, and at a sample of those positions the search player (pimc) is asked
+    what it would meld. Win rates and score differences with 95% intervals, a plain-words
+    verdict that names the players and states its uncertainty, and the report
+    reports/hold-wild/ (or --report NAME).
 
-    The default (6,000 shuffles per seating of each of 18 comparisons: 48 runs, 1.2 million
-    deals, and 25,000 branched positions per rule set) takes a few minutes on 2 cores.
+    The default (3,000 shuffles per seating of each of 36 comparisons and 25,000 branched
+    positions per rule set and player) takes about 15 minutes on 2 cores.
     """
     from analysis.experiments.holding import collect_positions
+    from analysis.experiments.players import check_player_spec, choose
     from analysis.experiments.playing import play_pairs
+    from analysis.experiments.search_choice import collect_search_choices
     from analysis.reports import hold_wild
 
     name = report_name or "hold-wild"
     check_common(games, seed, jobs, name)
     count = hold_wild.POSITIONS if positions is None else positions
+    asked = hold_wild.SEARCH_POSITIONS if search_positions is None else search_positions
     if count < 0:
         raise UserError(f"--positions must be 0 or more (got {count})")
+    if asked < 0:
+        raise UserError(f"--search-positions must be 0 or more (got {asked})")
     with user_errors():
+        for spec in players:
+            check_player_spec(spec)
         root = runs_root(runs_dir, "ask", name)
         chosen = list(profiles) or list(hold_wild.PROFILES)
-        pairings = hold_wild.plan(chosen, hold_wild.VALUES, root / "strategies")
+        strong = {spec: choose(spec, players, allow_oracle, runs_dir=runs_dir, jobs=jobs,
+                               note=note) for spec in chosen}
+        pairings = hold_wild.plan(chosen, hold_wild.VALUES, root / "strategies", strong)
         pairs = play_pairs(pairings, root, seed, games, jobs=jobs, rerun=rerun,
                            progress=progress, note=note)
         params = {"profiles": chosen, "values": list(hold_wild.VALUES), "seed": seed,
-                  "games": games, "positions": count,
-                  "players": hold_wild.players(pairs)}
+                  "games": games, "positions": count, "search_positions": asked,
+                  "players": hold_wild.players(pairs),
+                  "player_why": hold_wild.why_in_general(strong)}
         if count:
             if progress or (progress is None and sys.stderr.isatty()):
-                click.echo(f"branching {count:,} decisions per rule set ...", err=True)
+                click.echo(f"branching {count:,} decisions per rule set and player ...",
+                           err=True)
             params["holding"] = collect_positions(pairs, params["players"], root / "holding",
                                                   count, seed, jobs=jobs, rerun=rerun)
+            if asked:
+                params["search_choices"] = collect_search_choices(
+                    pairs, params["players"], root / "holding", asked, seed, rerun=rerun)
         finish("hold-wild", pairs, params, name, reports_dir, root)
 
 

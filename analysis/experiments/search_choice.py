@@ -1,0 +1,153 @@
+"""What the search player would do at the branched positions of ``ask hold-wild``.
+
+The decision-by-decision section branches every position where the strong player would meld a
+wild (analysis.experiments.holding, ``sim.play.branching.collect_holds``). Here the same games
+are played again decision by decision from Python (the same seed, deals and strategies, so the
+same positions come up: the branches there never touch the real game), and at the first
+``positions`` of those decisions the search player (``pimc`` at its defaults) is handed a copy
+of the position and asked what it would meld. A row records where it was (game, deal, turn,
+seat), the wilds in the player's line and in the search's line, and the wilds in hand; the
+report joins the rows to the branched positions by where they were and checks the situation
+matches, so it can say how often the search holds and whether it holds where holding pays.
+
+The search decides from the seat's view only: it imagines the cards the seat cannot see, as in
+play. The rows are kept beside the branched positions (``<key>-search.parquet`` and ``.json``
+saying how they were made), so a report rebuilt, or a command run again, reuses them.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+
+import numpy as np
+import polars as pl
+
+from analysis.experiments.pairings import PairRuns, rules_and_profile, slug
+from sim.core.rules import Rules
+
+FORMAT = "handfoot-search-choices/1"
+SEARCH = "pimc"
+COLUMNS = ("game", "deal", "turn", "seat", "wilds_held", "player_wilds", "search_wilds",
+           "search_out")
+MAX_GAMES = 2_000  # a player that seldom melds a wild after opening stops here
+
+
+def ask_search(rules: Rules, player_spec: str, search_spec: str, seed: int,
+               positions: int) -> tuple[np.ndarray, int]:
+    """The first ``positions`` branched positions of ``player_spec``'s games (seed ``seed``,
+    games 0, 1, ...), each with the search's meld line there; and the games played."""
+    from sim.core.cards import JOKER, TWO
+    from sim.core.enums import NO_DECISION, Decision
+    from sim.engine.flow import apply_decision, ended, next_turn, start_deal
+    from sim.engine.layout import (
+        S_DECIDER,
+        S_DECISION,
+        S_TEAMS,
+        S_TURN,
+        T_ON,
+        W_ENTRIES,
+        W_LINES,
+    )
+    from sim.play.api import make_table
+    from sim.play.loop import decide
+    from strategies.per_profile import resolve_seats
+
+    real = make_table(rules, resolve_seats([player_spec] * rules.players, rules))
+    probe = make_table(rules, resolve_seats([search_spec] * rules.players, rules))
+    records = real.records()
+    g, w, t = records[0], records[1], records[2]
+    t["sc"][T_ON] = 0
+    probe.records()[2]["sc"][T_ON] = 0
+    sc, pw = g["sc"], probe.records()[1]
+    rows: list[tuple] = []
+    game = 0
+    while len(rows) < positions and game < MAX_GAMES:
+        for deal in range(1, 5):
+            start_deal(g, w, t, seed, game, deal)
+            while not ended(g):
+                if sc[S_DECISION] == NO_DECISION:
+                    next_turn(g, t)
+                    continue
+                seat = int(sc[S_DECIDER])
+                value = decide(*records)
+                entries = int(w["sc"][W_ENTRIES])
+                wilds = int(w["prop"][:entries, 2:4].sum())
+                if sc[S_DECISION] == Decision.MELD and value == 0 and wilds > 0 \
+                        and g["opened"][seat % int(sc[S_TEAMS])] == 1 \
+                        and int(w["sc"][W_LINES]) == 1 and entries <= 32 \
+                        and len(rows) < positions:
+                    probe.game[0] = real.game[0]
+                    out = decide(*probe.records())
+                    n = int(pw["sc"][W_ENTRIES])
+                    rows.append((game, deal, int(sc[S_TURN]), seat,
+                                 int(g["hand"][seat, TWO] + g["hand"][seat, JOKER]), wilds,
+                                 int(pw["prop"][:n, 2:4].sum()), int(out)))
+                apply_decision(g, w, t, value)
+        game += 1
+    table = np.array(rows, dtype=np.float64).reshape(-1, len(COLUMNS))
+    return table, game
+
+
+def paths(folder: Path, key: str) -> tuple[Path, Path]:
+    return folder / f"{key}-search.parquet", folder / f"{key}-search.json"
+
+
+def read_choices(path: Path) -> tuple[dict, pl.DataFrame]:
+    """How the rows were made, and the rows."""
+    meta = json.loads(path.with_suffix(".json").read_text(encoding="utf-8"))
+    if meta.get("format") != FORMAT:
+        raise ValueError(f"{path} is not a search-choices file")
+    return meta, pl.read_parquet(path)
+
+
+def ensure_choices(folder: Path, key: str, group: str, player: str, spec: str, rules: Rules,
+                   positions: int, seed: int, rerun: bool = False) -> Path:
+    """The search's choices at ``spec``'s branched positions, read from ``folder`` when made
+    the same way, else asked and written there; the rows' path."""
+    from sim.runs.storage import engine_build
+    from strategies.per_profile import resolve_spec
+
+    def played(s: str) -> dict:
+        info = resolve_spec(s, rules)
+        return {"module": info.module,
+                "params": {k: float(v) for k, v in sorted(info.params.items())},
+                "base_params": {k: float(v) for k, v in sorted(info.base_params.items())},
+                "model_sha256": info.model_sha256}
+
+    meta = {"format": FORMAT, "group": group, "player": player, "strategy": spec,
+            "played": played(spec), "search": SEARCH, "search_played": played(SEARCH),
+            "rules_id": rules.rules_id, "seed": seed, "positions": positions,
+            "engine": engine_build()}
+    data, info = paths(folder, key)
+    if not rerun and data.is_file() and info.is_file():
+        try:
+            have = json.loads(info.read_text(encoding="utf-8"))
+        except (OSError, json.JSONDecodeError):
+            have = {}
+        if {k: have.get(k) for k in meta} == meta:
+            return data
+    rows, games = ask_search(rules, spec, SEARCH, seed, positions)
+    folder.mkdir(parents=True, exist_ok=True)
+    pl.DataFrame({c: rows[:, i] for i, c in enumerate(COLUMNS)}).write_parquet(data)
+    info.write_text(json.dumps({**meta, "games": games, "rows": len(rows)}, indent=2) + "\n",
+                    encoding="utf-8")
+    return data
+
+
+def collect_search_choices(pairs: Sequence[PairRuns], players: Mapping[str, str],
+                           folder: Path, positions: int, seed: int,
+                           rerun: bool = False) -> list[str]:
+    """The search's choices at the branched positions of each rule set's first player (B of
+    its first pairing: the player holding none), one file each under ``folder``."""
+    out, seen = [], set()
+    for pair in pairs:
+        p = pair.pairing
+        rules, profile = rules_and_profile(p.rules)
+        if profile in seen:
+            continue
+        seen.add(profile)
+        out.append(str(ensure_choices(folder, slug(p.group), p.group, players[p.group],
+                                      p.b.spec, rules, positions, seed, rerun=rerun)))
+    return out

@@ -1,0 +1,59 @@
+"""The guide's strategy card: its advice rows sorted into what to do, what to avoid, what
+depends on the player and what does not matter, each with one number (analysis.reports.card
+lays it out on one printed page).
+
+The number is the first player's (the strongest measured) points per deal from following the
+advice; the other players' figures go beside it, so a line that holds for every player shows
+how much it is worth to each. Every word comes from the measured rows.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from analysis.experiments.pairings import rules_and_profile
+from analysis.experiments.players import Player
+from analysis.reports.card import Card, CardLine
+from analysis.reports.fmt import pts
+from analysis.reports.reach import COSTS, DEPENDS, PAYS, UNCLEAR, holds_for_all
+
+FILE = "card.html"
+
+
+def _line(rows: Sequence[dict]) -> CardLine:
+    first = rows[0]
+    advice = first["advice"][:1].upper() + first["advice"][1:]
+    if first["alternative"]:
+        advice += f", not: {first['alternative']}"
+    detail = ", ".join(f"{r['player']} {pts(r['diff_deal'], signed=True)}" for r in rows)
+    return CardLine(advice, f"{pts(first['diff_deal'], 0, signed=True)} points a deal",
+                    detail if len(rows) > 1 else "")
+
+
+def card_of(rows: Sequence[dict], players: Sequence[Player], rules_spec: str,
+            profile: str) -> Card:
+    """The card of a guide from its advice rows (``guide.advice_rows``, with ``holds``)."""
+    rules, _ = rules_and_profile(rules_spec)
+    items = list(dict.fromkeys(r["item"] for r in rows))
+    by = {i: [r for r in rows if r["item"] == i] for i in items}
+
+    def lines(kind: str) -> list[CardLine]:
+        chosen = [i for i in items if (by[i][0]["holds"] == DEPENDS if kind == DEPENDS else
+                                       holds_for_all(by[i][0]["holds"], kind))]
+        return [_line(by[i]) for i in chosen]
+
+    names = [p.label for p in players]
+    games = min((r["games"] for r in rows), default=0)
+    seats = max((int(r.get("teams", 2)) for r in rows), default=2)
+    footnote = (f"Measured by handfoot with {', '.join(names)}: each piece of advice is the "
+                f"player with one habit changed against itself, on the same {games:,} "
+                f"shuffles played {seats} ways; a line is listed as 'do' or 'avoid' only when "
+                "it pays (costs) for every player measured, after Holm's correction over "
+                "every comparison. Points a deal: the first player's, following the advice "
+                "rather than its alternative.")
+    return Card(title=f"Strategy card: {profile}", rules=rules_spec, rules_id=rules.rules_id,
+                players=names, follow=lines(PAYS), avoid=lines(COSTS),
+                depends=lines(DEPENDS),
+                no_matter=[_line(by[i]).advice for i in items
+                           if holds_for_all(by[i][0]["holds"], UNCLEAR)],
+                footnote=footnote, report_link="index.html")
