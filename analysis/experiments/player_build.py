@@ -1,18 +1,24 @@
-"""A strong player for rules that ship none (a club's rule file): built once, then reused.
+"""Strong players for rules that ship none (a club's rule file): built once, then reused.
 
 The shipped ladder (``strategies.ladder``) covers the six profiles. For any other rules the
-answers first build a player: ``handfoot tune`` of ``cautious`` against itself at a budget
-that fits minutes (a short race, then the winner re-measured on fresh shuffles against its
-defaults). The winner is kept under the runs folder, keyed by the rules id
-(``<runs>/players/<rules id>/``: ``tuned.toml``, ``player.json`` with how it was built and
-measured), so the next question about the same rules reuses it; a folder that holds a player
-of other rules is refused rather than played. Where the re-measure does not show the winner
-stronger than ``cautious``, the winner is still kept (it is the best the race found) and the
-measure says so.
+answers first build two players, at a budget that fits minutes:
+
+1. ``handfoot tune`` of ``cautious`` against itself (a short race, then the winner re-measured
+   on fresh shuffles against its defaults): the tuned heuristic, ``tuned.toml``;
+2. ``handfoot learn`` on games of that heuristic (one round): a ``learned`` player with the
+   tuned heuristic as its base policy and a model fitted for these rules, ``learned.toml``
+   (``model.json``), then matched against the tuned heuristic on fresh shuffles.
+
+They are ranked by that match (``learned`` first where it wins more than even play, else the
+tuned heuristic first), the way the shipped ladder is. Everything is kept under the runs
+folder, keyed by the rules id (``<runs>/players/<rules id>/``, with ``player.json`` saying how
+each was built and measured), so the next question about the same rules reuses them; a folder
+that holds players of other rules is refused rather than played.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import time
 from dataclasses import dataclass
@@ -23,39 +29,59 @@ from analysis.experiments.pairings import Note, PlayError, rules_and_profile
 
 PLAYERS_DIR = "players"
 META = "player.json"
-FILE = "tuned.toml"
+TUNED_FILE = "tuned.toml"
+LEARNED_FILE = "learned.toml"
+MODEL_FILE = "model.json"
 BASE = "cautious"
-BUDGET = 24_000  # games of the race (every seating counts): about a minute on 2 cores
-FIRST_RUNG = 250
-RUNGS = 3
-REMEASURE = 2_000  # fresh shuffles, each in every seating
-SEED = 1
+
+
+@dataclass(frozen=True)
+class Budget:
+    """How much a build plays: the tune's race and re-measure, the learn's games and the
+    match of the learned player against the tuned one (shuffles, each in every seating)."""
+
+    tune: int = 40_000
+    remeasure: int = 2_000
+    learn: int = 3_000
+    match: int = 600
+    seed: int = 1
+
+
+DEFAULT = Budget()
+
+
+def scaled(x: float) -> Budget:
+    """The default budget times ``x`` (``--build-scale``), each part kept playable."""
+    if x == 1.0:
+        return DEFAULT
+    d = DEFAULT
+    return Budget(tune=max(1_000, round(d.tune * x)), remeasure=max(20, round(d.remeasure * x)),
+                  learn=max(80, round(d.learn * x)), match=max(20, round(d.match * x)),
+                  seed=d.seed)
 
 
 @dataclass(frozen=True)
 class Built:
-    """A player built for one rule set, as kept on disk."""
+    """The players built for one rule set, as kept on disk (strongest first)."""
 
     folder: Path
     meta: dict
     reused: bool
 
-    @property
-    def file(self) -> Path:
-        return self.folder / FILE
-
-    @property
-    def label(self) -> str:
-        return f"tuned for {Path(self.meta['rules']).stem}"
-
-    def why(self) -> str:
+    def players(self) -> list[tuple[Path, str, str]]:
+        """(strategy file, label, why) of each player, strongest first."""
         m = self.meta
         how = (f"reused from {self.folder} (built {m['created']} in {m['seconds']:.0f} s)"
                if self.reused else f"built now in {m['seconds']:.0f} s and kept in "
                                    f"{self.folder} for the next question")
-        return (f"the strongest fast player available for these rules (rules id "
-                f"{m['rules_id']}, no shipped ladder): {BASE} tuned by `handfoot tune` "
-                f"({m['budget']:,} games), {how}; {m['measured']}")
+        out = []
+        for rank, p in enumerate(m["players"]):
+            place = "the strongest" if rank == 0 else "the next strongest"
+            out.append((self.folder / p["file"], p["label"],
+                        f"{place} fast player built for these rules (rules id "
+                        f"{m['rules_id']}; no shipped ladder): {p['how']}; {p['measured']}; "
+                        f"{how}"))
+        return out
 
 
 def player_folder(runs_dir: Path, rules_id: str) -> Path:
@@ -63,79 +89,116 @@ def player_folder(runs_dir: Path, rules_id: str) -> Path:
 
 
 def read_built(folder: Path, rules_id: str) -> dict | None:
-    """The player kept in ``folder`` (None if there is none); a one-line PlayError for one
-    built for other rules or a damaged folder."""
+    """The players kept in ``folder`` (None if there are none); a one-line PlayError for
+    players built for other rules or a damaged folder."""
     meta_path = folder / META
     if not meta_path.exists():
         return None
     try:
         meta = json.loads(meta_path.read_text(encoding="utf-8"))
         theirs = meta["rules_id"]
+        files = [p["file"] for p in meta["players"]]
     except (OSError, ValueError, KeyError, TypeError):
         raise PlayError(f"{meta_path} is not a handfoot player record; delete {folder} to "
-                        "build the player again") from None
+                        "build the players again") from None
     if theirs != rules_id:
-        raise PlayError(f"{folder} holds a player built for other rules (rules id {theirs}), "
+        raise PlayError(f"{folder} holds players built for other rules (rules id {theirs}), "
                         f"not these (rules id {rules_id}); delete it or give another "
                         "--runs-dir")
-    if not (folder / FILE).is_file():
-        raise PlayError(f"{folder} has {META} but no {FILE}; delete {folder} to build the "
-                        "player again")
+    missing = [f for f in files if not (folder / f).is_file()]
+    if missing:
+        raise PlayError(f"{folder} has {META} but no {', '.join(missing)}; delete {folder} "
+                        "to build the players again")
     return meta
 
 
 def ensure_player(rules_spec: str, runs_dir: Path, jobs: int = 0, note: Note | None = None,
-                  budget: int = BUDGET, remeasure: int = REMEASURE) -> Built:
-    """The strong player of ``rules_spec``: reused from ``runs_dir`` when one was built for
-    the same rules, else built (tuned) and kept there."""
+                  budget: Budget = DEFAULT) -> Built:
+    """The strong players of ``rules_spec``: reused from ``runs_dir`` when built for the same
+    rules, else built and kept there."""
     rules, _ = rules_and_profile(rules_spec)
     folder = player_folder(runs_dir, rules.rules_id)
     meta = read_built(folder, rules.rules_id)
     if meta is not None:
-        built = Built(folder, meta, reused=True)
         if note:
-            note(f"strong player: reusing {built.file} (built for rules id {rules.rules_id})")
-        return built
+            note(f"strong players: reusing those built for these rules (rules id "
+                 f"{rules.rules_id}) in {folder}")
+        return Built(folder, meta, reused=True)
     if note:
-        note(f"strong player: these rules have no shipped player; building one with "
-             f"`handfoot tune {BASE}` ({budget:,} games, then {remeasure:,} fresh shuffles "
-             f"to measure it), kept in {folder}")
+        note(f"strong players: these rules have no shipped ladder; building two, kept in "
+             f"{folder}: `handfoot tune {BASE}` ({budget.tune:,} games), then `handfoot "
+             f"learn` on {budget.learn:,} games of the tuned player (a few minutes, once)")
     started = time.perf_counter()
-    meta = _build(rules_spec, rules, folder, budget, remeasure, jobs, note)
+    meta = _build(rules_spec, rules, folder, budget, jobs, note)
     meta["seconds"] = round(time.perf_counter() - started, 1)
     (folder / META).write_text(json.dumps(meta, indent=2) + "\n", encoding="utf-8")
     return Built(folder, meta, reused=False)
 
 
-def _build(rules_spec: str, rules, folder: Path, budget: int, remeasure: int, jobs: int,
+def _words(result, a: str, b: str, seed: int) -> str:
+    return (f"{a} wins {100 * result.win_rate:.1f}% of games against {b} (95% CI "
+            f"{100 * result.win_low:.1f}% to {100 * result.win_high:.1f}%; even "
+            f"{100 * result.even:g}%; {result.games:,} fresh shuffles in every seating, seed "
+            f"{seed})")
+
+
+def _build(rules_spec: str, rules, folder: Path, budget: Budget, jobs: int,
            note: Note | None) -> dict:
     from analysis.experiments import tune as tn
     from analysis.experiments import tune_study as ts
+    from analysis.experiments.learn import LearnSettings, learn
+    from analysis.experiments.pairings import Pairing, Side
+    from analysis.experiments.playing import play_pairs
     from analysis.statistics.paired import analyse_seatings
 
+    stem = Path(rules_spec).stem
     study = folder / "tune"
     info = ts.base_info(BASE, rules_spec)
     settings = ts.TuneSettings(
-        strategy=BASE, rules=rules_spec, rules_id=rules.rules_id, against=BASE, seed=SEED,
-        first_rung=FIRST_RUNG, rungs=RUNGS, reduction=3, startup=8,
-        params=tn.searched(info, None), budget=budget, remeasure=remeasure)
+        strategy=BASE, rules=rules_spec, rules_id=rules.rules_id, against=BASE,
+        seed=budget.seed, first_rung=250, rungs=3, reduction=3, startup=8,
+        params=tn.searched(info, None), budget=budget.tune, remeasure=budget.remeasure)
     tn.check_settings(settings, rules.partnerships)
     outcome = tn.run_study(settings, study, jobs=jobs, resume=(study / ts.SETTINGS).exists(),
                            progress=False, note=note)
     pairs = tn.held_out(outcome, study, jobs=jobs, progress=False, note=note)
     path, best = tn.best_side(outcome, study)
-    result, _ = analyse_seatings(pairs[0].runs)
-    measured = (f"against {BASE} at its defaults it wins {100 * result.win_rate:.1f}% of "
-                f"games (95% CI {100 * result.win_low:.1f}% to {100 * result.win_high:.1f}%; "
-                f"even {100 * result.even:g}%; {result.games:,} fresh shuffles in every "
-                f"seating, seed {SEED + ts.HELD_OUT_SEED_OFFSET})")
-    text = Path(path).read_text(encoding="utf-8")
-    header = (f"# {BASE} tuned by handfoot for {Path(rules_spec).name} (rules id "
-              f"{rules.rules_id}), {budget:,} games; {measured}\n")
-    (folder / FILE).write_text(header + text, encoding="utf-8")
-    return {"rules_id": rules.rules_id, "rules": str(rules_spec), "base": BASE,
-            "budget": budget, "remeasure": remeasure, "seed": SEED,
-            "params": {k: float(v) for k, v in best.items()},
-            "wins": result.win_rate, "low": result.win_low, "high": result.win_high,
-            "measured": measured, "trials": len(outcome.trials), "games": outcome.spent,
+    tuned_result, _ = analyse_seatings(pairs[0].runs)
+    held_seed = budget.seed + ts.HELD_OUT_SEED_OFFSET
+    tuned_words = _words(tuned_result, "it", f"{BASE} at its defaults", held_seed)
+    (folder / TUNED_FILE).write_text(
+        f"# {BASE} tuned by handfoot for {Path(rules_spec).name} (rules id {rules.rules_id}): "
+        f"{tuned_words}\n" + Path(path).read_text(encoding="utf-8"), encoding="utf-8")
+
+    tuned_spec = str((folder / TUNED_FILE).resolve())
+    learned = LearnSettings(rules=rules_spec, player=tuned_spec, seed=budget.seed,
+                            games=budget.learn)
+    learn(learned, folder / MODEL_FILE, folder / "learn", jobs=jobs, note=note)
+    (folder / LEARNED_FILE).write_text(
+        f"# learned for {Path(rules_spec).name} (rules id {rules.rules_id}): the tuned "
+        f"heuristic beside it, corrected by a model fitted on {budget.learn:,} of its games\n"
+        f'base = "learned"\nmodel = "{MODEL_FILE}"\nbase_policy = "{TUNED_FILE}"\n',
+        encoding="utf-8")
+    match_seed = budget.seed + 7919
+    pairing = Pairing(key="learned-vs-tuned", a=Side("learned", str(folder / LEARNED_FILE)),
+                      b=Side("tuned", tuned_spec), rules=rules_spec, group=rules_spec)
+    played = play_pairs([pairing], folder / "match", match_seed, budget.match, jobs=jobs,
+                        progress=False, note=note)
+    match, _ = analyse_seatings(played[0].runs)
+    learned_entry = {"file": LEARNED_FILE, "label": f"learned for {stem}",
+                     "how": f"learned with a model fitted on {budget.learn:,} games of the "
+                            "tuned heuristic (handfoot learn), which is its base policy",
+                     "measured": _words(match, "it", f"tuned for {stem}", match_seed)}
+    tuned_entry = {"file": TUNED_FILE, "label": f"tuned for {stem}",
+                   "how": f"{BASE} tuned by handfoot tune ({budget.tune:,} games)",
+                   "measured": tuned_words}
+    learned_first = match.win_low > match.even
+    order = [learned_entry, tuned_entry] if learned_first else [tuned_entry, learned_entry]
+    return {"rules_id": rules.rules_id, "rules": str(rules_spec),
+            "budget": dataclasses.asdict(budget),
+            "tuned_params": {k: float(v) for k, v in best.items()},
+            "learned_vs_tuned": {"wins": match.win_rate, "low": match.win_low,
+                                 "high": match.win_high, "even": match.even,
+                                 "shuffles": match.games, "seed": match_seed},
+            "players": order,
             "created": datetime.now(UTC).isoformat(timespec="seconds")}

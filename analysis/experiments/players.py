@@ -4,8 +4,9 @@ tactician knob changed.
 An answer measured with one player can be a fact about that player, so guide, ask hold-wild,
 sweep and rules-compare measure with the strongest fast players of the rules: by default the
 first two of the profile's shipped ladder (``strategies.ladder``: ``learned`` where it beats
-``tuned``, then ``tuned``), for a rule file a player built for it (``analysis.experiments.
-player_build``) and ``cautious``; ``--player`` names others. Every answer names its players
+``tuned``, then ``tuned``), for a rule file the two players built for it once and reused
+(``analysis.experiments.player_build``: a tuned heuristic and a learned player on it);
+``--player`` names others. Every answer names its players
 and says why each was chosen.
 
 The advice is a tactician knob (hold wilds, wait for a pile ...). A tactician-family player
@@ -42,7 +43,6 @@ from strategies.registry import (
 
 KNOBS = ("hold_wilds", "min_pile", "books_before_partner", "go_out", "black3_block",
          "keep_pairs", "discard_safety")
-FALLBACK = "cautious"
 
 
 @dataclass(frozen=True)
@@ -105,7 +105,7 @@ def check_player_spec(spec: str) -> None:
 
 def choose(rules_spec: str, chosen: Sequence[str], allow_oracle: bool = False,
            runs_dir: Path | None = None, jobs: int = 0, note: Note | None = None,
-           count: int = 2, need_knobs: bool = True) -> list[Player]:
+           count: int = 2, need_knobs: bool = True, build_scale: float = 1.0) -> list[Player]:
     """The players an answer under ``rules_spec`` measures: ``chosen`` (``--player``, in its
     order) or the first ``count`` of the profile's ladder; for rules without a ladder (a rule
     file), a player built for them (or reused: ``player_build.ensure_player``, under
@@ -118,15 +118,12 @@ def choose(rules_spec: str, chosen: Sequence[str], allow_oracle: bool = False,
     if rungs is not None:
         return [checked(name, rules, False, rungs.why(name), need_knobs)
                 for name in rungs.players[:count]]
-    from analysis.experiments.player_build import ensure_player
+    from analysis.experiments.player_build import ensure_player, scaled
 
-    built = ensure_player(rules_spec, runs_dir or Path("runs"), jobs=jobs, note=note)
-    first = checked(str(built.file), rules, False, built.why(), need_knobs)
-    first = dataclasses.replace(first, label=built.label)
-    return [first, checked(FALLBACK, rules, False, "the next strongest fast player: the "
-                                                   "tactics advice of the long rules page, "
-                                                   "the base the built player was tuned "
-                                                   "from", need_knobs)][:count]
+    built = ensure_player(rules_spec, runs_dir or Path("runs"), jobs=jobs, note=note,
+                          budget=scaled(build_scale))
+    return [dataclasses.replace(checked(str(file), rules, False, why, need_knobs), label=label)
+            for file, label, why in built.players()[:count]]
 
 
 def knob_side(player: Player, folder: Path, rules: Rules, label: str,

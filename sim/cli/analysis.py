@@ -21,6 +21,7 @@ from sim.cli.errors import UserError, run_group, user_errors
 from sim.cli.options import (
     allow_oracle_option,
     analysis_options,
+    build_scale_option,
     player_options,
     rules_option,
 )
@@ -143,10 +144,12 @@ def _games_played(pair) -> int:
               help="The opponent of every value  [default: --strategy with its own values]")
 @rules_option()
 @allow_oracle_option()
+@build_scale_option()
 @analysis_options(10_000)
 def sweep(strategy: str | None, param_text: str, against: str | None, rules_spec: str,
-          allow_oracle: bool, games: int, seed: int, jobs: int, report_name: str | None,
-          runs_dir: Path, reports_dir: Path, rerun: bool, progress: bool | None) -> None:
+          allow_oracle: bool, build_scale: float, games: int, seed: int, jobs: int,
+          report_name: str | None, runs_dir: Path, reports_dir: Path, rerun: bool,
+          progress: bool | None) -> None:
     """Each value of one strategy parameter against the same opponent on the same shuffles,
     each played in every seating (any rule set: partnerships or individual play).
 
@@ -164,7 +167,7 @@ def sweep(strategy: str | None, param_text: str, against: str | None, rules_spec
             check_player_spec(strategy)
         player = choose(rules_spec, [strategy] if strategy else [], allow_oracle,
                         runs_dir=runs_dir, jobs=jobs, note=note, count=1,
-                        need_knobs=False)[0]
+                        need_knobs=False, build_scale=build_scale)[0]
         param, values = sw.parse_param(param_text, player.spec)
         root = runs_root(runs_dir, "sweep", report_name)
         pairings = sw.plan(player, param, values, against, rules_spec, root / "strategies",
@@ -187,10 +190,12 @@ def sweep(strategy: str | None, param_text: str, against: str | None, rules_spec
 @click.option("--weak", default="greedy", show_default=True,
               help="The weaker strategy (name or TOML file).")
 @allow_oracle_option()
+@build_scale_option()
 @analysis_options(10_000)
 def rules_compare(profiles: tuple[str, ...], strong: str | None, weak: str, allow_oracle: bool,
-                  games: int, seed: int, jobs: int, report_name: str | None, runs_dir: Path,
-                  reports_dir: Path, rerun: bool, progress: bool | None) -> None:
+                  build_scale: float, games: int, seed: int, jobs: int,
+                  report_name: str | None, runs_dir: Path, reports_dir: Path, rerun: bool,
+          progress: bool | None) -> None:
     """Rule profiles (or rule files) side by side: deal length, going out vs the stock, points
     and books per deal, the winner's margin, and how often the stronger of two strategies
     wins (how much skill the rules reward), each with a 95% interval. Any profile or rule
@@ -215,7 +220,7 @@ def rules_compare(profiles: tuple[str, ...], strong: str | None, weak: str, allo
             strong_sides = {}
             for spec in profiles:
                 player = choose(spec, [], runs_dir=runs_dir, jobs=jobs, note=note, count=1,
-                                need_knobs=False)[0]
+                                need_knobs=False, build_scale=build_scale)[0]
                 strong_sides[spec] = side(player.spec, folder, label=player.label)
         pairings = rules_compare.plan(profiles, strong_sides, weak_side)
         pairs = play_pairs(pairings, root, seed, games, jobs=jobs, rerun=rerun,
@@ -268,9 +273,9 @@ def ask() -> None:
                    "defaults) is asked what it would meld; 0 leaves it out  [default: 300]")
 @analysis_options(3_000)
 def hold_wild(profiles: tuple[str, ...], players: tuple[str, ...], allow_oracle: bool,
-              positions: int | None, search_positions: int | None, games: int, seed: int,
-              jobs: int, report_name: str | None, runs_dir: Path, reports_dir: Path,
-              rerun: bool, progress: bool | None) -> None:
+              build_scale: float, positions: int | None, search_positions: int | None,
+              games: int, seed: int, jobs: int, report_name: str | None, runs_dir: Path,
+              reports_dir: Path, rerun: bool, progress: bool | None) -> None:
     """Is holding a wild worth it? Asked of the strongest fast players of each rule set (the
     shipped ladder: learned, then tuned; for a rule file a player tuned for it, built once
     and reused, and cautious; --player names others) in all six profiles, individual play
@@ -306,7 +311,7 @@ def hold_wild(profiles: tuple[str, ...], players: tuple[str, ...], allow_oracle:
         root = runs_root(runs_dir, "ask", name)
         chosen = list(profiles) or list(hold_wild.PROFILES)
         strong = {spec: choose(spec, players, allow_oracle, runs_dir=runs_dir, jobs=jobs,
-                               note=note) for spec in chosen}
+                               note=note, build_scale=build_scale) for spec in chosen}
         pairings = hold_wild.plan(chosen, hold_wild.VALUES, root / "strategies", strong)
         pairs = play_pairs(pairings, root, seed, games, jobs=jobs, rerun=rerun,
                            progress=progress, note=note)

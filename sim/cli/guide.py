@@ -37,7 +37,8 @@ SEARCH_GAMES = 200
               help="Also write the strategy card (card.html, one printed page) into the "
                    "report, linked from it.")
 @analysis_options(GAMES)
-def guide(rules_spec: str, players: tuple[str, ...], allow_oracle: bool, with_search: bool,
+def guide(rules_spec: str, players: tuple[str, ...], allow_oracle: bool, build_scale: float,
+          with_search: bool,
           search_games: int, card: bool, games: int, seed: int, jobs: int,
           report_name: str | None, runs_dir: Path, reports_dir: Path, rerun: bool,
           progress: bool | None) -> None:
@@ -75,7 +76,7 @@ def guide(rules_spec: str, players: tuple[str, ...], allow_oracle: bool, with_se
         check_report_name(name)
         root = runs_root(runs_dir, "guide", name)
         chosen = choose(rules_spec, players, allow_oracle, runs_dir=runs_dir, jobs=jobs,
-                        note=note)
+                        note=note, build_scale=build_scale)
         if with_search and not any(p.speed == "search" for p in chosen):
             chosen.append(checked("pimc", rules, False, "the search player at its defaults, "
                                   f"on {search_games:,} shuffles (--with-search)"))

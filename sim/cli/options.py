@@ -68,7 +68,16 @@ def player_options():
                           "file, a player tuned for it (built once, kept under --runs-dir) "
                           "and cautious]"),
         allow_oracle_option(),
+        build_scale_option(),
     ])
+
+
+def build_scale_option():
+    return click.option("--build-scale", type=click.FloatRange(0.01, 20.0), default=1.0,
+                        show_default=True, metavar="X",
+                        help="For rules without a shipped ladder (a rule file): scale the "
+                             "budget of building their strong players once (tune 40,000 "
+                             "games, learn 3,000 games, match 600 shuffles) by X.")
 
 
 def analysis_options(default_games: int):
