@@ -15,9 +15,9 @@ $(STAMP): pyproject.toml
 
 install: $(STAMP)
 
-run: $(STAMP)  # a 20,000-game run, then the strategy guide for standard (reports/guide/)
+run: $(STAMP)  # a 20,000-game run, then the strategy guide and card for standard (reports/guide/)
 	$(VENV)/bin/handfoot simulate --games 20000 --seed 1
-	$(VENV)/bin/handfoot guide --rules standard --games 5000 --report guide
+	$(VENV)/bin/handfoot guide --rules standard --card --report guide
 
 test: $(STAMP)  # compile once, then the suite on every core (pytest-xdist)
 	$(PY) -m tests.warm

@@ -353,15 +353,19 @@ def guide_verdict(rows: Sequence[dict], skipped: Sequence[dict], players: Sequen
     if skipped:
         out.append("Not measured under " + profile + ": " + "; ".join(
             f"{s['advice']} against {s['alternative']} ({s['reason']})" for s in skipped) + ".")
-    games = min(r["games"] for r in rows)
+    per_player = {r["player"]: r["games"] for r in rows}
+    games = max(per_player.values())
+    fewer = {p: g for p, g in per_player.items() if g != games}
     seats = max(int(r.get("teams", 2)) for r in rows)
     half = max((r["diff_deal_high"] - r["diff_deal_low"]) / 2 for r in rows)
     where = "partnership" if seats == 2 else "partnership or seat"
+    except_ = ("; " + ", ".join(f"{p}: {g:,}" for p, g in fewer.items())) if fewer else ""
     out.append(
         f"How sure: each piece of advice was a paired comparison, for each player, of the "
         f"player with one knob changed against the player, on the same {games:,} shuffled "
-        f"games played {'twice' if seats == 2 else f'{seats} times'}, once with the changed "
-        f"player in each {where} ({seats * games:,} games). All intervals are 95%. A "
+        f"games{except_}, played {'twice' if seats == 2 else f'{seats} times'}, once with "
+        f"the changed player in each {where} ({seats * games:,} games). All intervals are "
+        f"95%. A "
         f"piece of advice is said to pay or cost for a player only when its p-value, "
         f"corrected for all {len(rows)} comparisons of the page ({n} pieces of advice x "
         f"{len(names)} player{'s' if len(names) != 1 else ''}, Holm), is under {ALPHA:g}, so "
