@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import json
 import math
-import os
 import re
 import shutil
 from pathlib import Path
@@ -17,9 +16,12 @@ from click.testing import CliRunner
 
 from sim.cli.analysis import cli
 from sim.runs.storage import Run
+from tests.pagecheck import HEIGHT, WIDTH, browser, layout
 
 GAMES = "24"
-POSITIONS = 120  # branched positions per rule set in the hold-wild report
+POSITIONS = 120  # branched positions per rule set and player in the hold-wild report
+SEARCH_POSITIONS = 6  # of those, positions the search player is asked about, per rule set
+PLAYERS = ("tuned", "cautious")  # fast ones: the default learned player is tested elsewhere
 
 
 def handfoot(*args: str) -> str:
@@ -38,7 +40,9 @@ def reports(tmp_path_factory) -> dict[str, Path]:
            "sweep": handfoot("sweep", "--strategy", "tactician", "--param", "hold_wilds=0,2",
                              "--against", "greedy", "--report", "swp", *dirs),
            "rules": handfoot("rules-compare", "standard", "eleven", "--report", "var", *dirs),
-           "ask": handfoot("ask", "hold-wild", "--positions", str(POSITIONS), *dirs)}
+           "ask": handfoot("ask", "hold-wild", "--positions", str(POSITIONS), "--player",
+                           *PLAYERS[:1], "--player", *PLAYERS[1:], "--search-positions",
+                           str(SEARCH_POSITIONS), *dirs)}
     paths = {"cmp": root / "reports" / "cmp", "swp": root / "reports" / "swp",
              "var": root / "reports" / "var", "hold-wild": root / "reports" / "hold-wild"}
     return {"root": root, "out": out, **paths}
@@ -113,6 +117,10 @@ def test_summary_numbers_are_the_table_numbers(reports, name):
                 if column["format"] == "text":
                     assert cell == str(values[0])
                     continue
+                # a number too few positions (or games) give is shown as n/a
+                missing = [v is None or math.isnan(float(v)) for v in values]
+                assert cell.count("n/a") == sum(missing), (cell, column)
+                values = [v for v, m in zip(values, missing, strict=True) if not m]
                 tokens = _NUMBER.findall(cell)
                 assert len(tokens) == len(values), (cell, column)
                 for token, value in zip(tokens, values, strict=True):
@@ -165,14 +173,18 @@ def test_sweep_and_rules_compare_tables(reports):
     assert (reports["var"] / "variants.png").is_file()
 
 
-def test_ask_hold_wild_prints_a_verdict_built_from_its_table(reports):
+def _groups() -> list[str]:
     from analysis.reports.hold_wild import PROFILES
 
+    return [f"{profile}, {player}" for profile in PROFILES for player in PLAYERS]
+
+
+def test_ask_hold_wild_prints_a_verdict_built_from_its_table(reports):
     out = reports["out"]["ask"]
     table = pl.read_csv(reports["hold-wild"] / "results.csv")
-    assert table.height == 18 and table["group"].unique(maintain_order=True).to_list() == \
-        list(PROFILES)
-    assert table.filter(pl.col("group") == "simpson")["teams"].to_list() == [4, 4, 4]
+    assert table.height == 36 and table["group"].unique(maintain_order=True).to_list() == \
+        _groups()
+    assert table.filter(pl.col("group") == "simpson, tuned")["teams"].to_list() == [4, 4, 4]
     first = out.splitlines()[2]
     assert first.split(".")[0] in ("Yes", "No", "It depends on the rules", "Cannot tell yet",
                                    "Yes, in part")
@@ -182,20 +194,27 @@ def test_ask_hold_wild_prints_a_verdict_built_from_its_table(reports):
     assert (reports["hold-wild"] / "sweep.png").is_file()
 
 
-def test_ask_hold_wild_names_the_player_of_each_rule_set(reports):
-    from analysis.reports.hold_wild import PROFILES, baseline
-    from sim.core.profiles import load_rules
+def test_ask_hold_wild_names_the_players_and_how_far_it_holds(reports):
+    from analysis.reports.hold_wild import PROFILES
+    from analysis.reports.reach import DEPENDS
 
     out = reports["out"]["ask"]
     table = pl.read_csv(reports["hold-wild"] / "results.csv")
     for profile in PROFILES:
-        player = baseline(load_rules(profile))
-        assert f"Under {profile} ({player}), against holding none" in out
-        assert f"Decision by decision under {profile} ({player})" in out
-        rows = table.filter(pl.col("group") == profile)
-        assert set(rows["b"]) == {f"{player} hold 0"}
-        assert set(rows["a"]) == {f"{player} hold {v}" for v in (1, 2, 3)}
-    assert out.splitlines()[3].startswith("The player asked about: ")
+        for player in PLAYERS:
+            group = f"{profile}, {player}"
+            assert f"Under {group}, against holding none" in out
+            assert f"Decision by decision under {group}" in out
+            rows = table.filter(pl.col("group") == group)
+            assert set(rows["b"]) == {f"{player} hold 0"}
+            assert set(rows["a"]) == {f"{player} hold {v}" for v in (1, 2, 3)}
+    lines = out.splitlines()
+    assert lines[3].startswith("How far it holds, whoever the strong player: ")
+    labels = re.findall(r"wilds? back: ([a-z ]+) \(", lines[3])
+    assert len(labels) == 18 and set(labels) <= {
+        "pays for every strong player measured", "costs for every strong player measured",
+        "no measurable difference for any strong player measured", DEPENDS}
+    assert lines[4].startswith("The strong players asked: tuned (chosen with --player)")
 
 
 def test_ask_hold_wild_has_the_decision_level_section(reports):
@@ -203,7 +222,7 @@ def test_ask_hold_wild_has_the_decision_level_section(reports):
     manifest = json.loads((folder / "manifest.json").read_text())
     table = pl.read_csv(folder / "holding.csv")
     overall = table.filter(pl.col("situation") == "all decisions")
-    assert overall["group"].to_list() == manifest["params"]["profiles"]
+    assert overall["group"].to_list() == _groups()
     assert (overall["positions"] >= POSITIONS).all()
     assert ((table["low"] <= table["mean"]) & (table["mean"] <= table["high"])).all()
     assert {"deal", "hand or Foot", "cards held", "wild books made", "partner on the Foot",
@@ -216,6 +235,27 @@ def test_ask_hold_wild_has_the_decision_level_section(reports):
             reports["root"] / "runs" / "hold-wild" / "holding"
     out = reports["out"]["ask"]
     assert out.count("The curve under ") == len(overall)
+
+
+def test_ask_hold_wild_shows_the_search_choice_at_the_branched_positions(reports):
+    from analysis.reports.hold_wild import PROFILES
+
+    folder = reports["hold-wild"]
+    manifest = json.loads((folder / "manifest.json").read_text())
+    assert len(manifest["params"]["search_choices"]) == len(PROFILES)
+    choices = pl.read_csv(folder / "search_choices.csv")
+    overall = choices.filter(pl.col("case") == "all")
+    # the search is asked at the first player's positions, each matched to a branched one
+    assert overall["group"].to_list() == [f"{p}, {PLAYERS[0]}" for p in PROFILES]
+    assert (overall["positions"] <= SEARCH_POSITIONS).all() and \
+        (overall["positions"] >= 1).all()
+    assert ((overall["holds_low"] <= overall["search_holds"]) |
+            overall["holds_low"].is_null()).all()
+    assert (overall["search_holds_all"] <= overall["search_holds"]).all()
+    out = reports["out"]["ask"]
+    assert out.count("The search's own choice under ") == len(PROFILES)
+    assert "## Decision by decision: what the search would meld there" in \
+        (folder / "summary.md").read_text()
 
 
 @pytest.mark.parametrize("name", NAMES)
@@ -248,18 +288,7 @@ def test_render_skips_clearly_without_chromium(reports, monkeypatch, capsys):
     assert "skipped: no Chromium found" in capsys.readouterr().out
 
 
-def _browser() -> str:
-    """Chromium, or a skip; in CI (env CI set) a missing browser fails the test: .ci/run
-    installs it from the distribution's packages."""
-    from analysis.reports import render
-
-    browser = render.find_browser()
-    if browser is None:
-        if os.environ.get("CI"):
-            pytest.fail("CI is set and no Chromium is installed (tried "
-                        f"{', '.join(render.BROWSERS)}); .ci/run installs it with apt-get")
-        pytest.skip("no Chromium here (apt-get install chromium)")
-    return browser
+_browser = browser  # Chromium, or a skip (a failure in CI): tests.pagecheck
 
 
 def test_render_writes_a_screenshot_where_chromium_exists(reports):
@@ -289,3 +318,42 @@ def test_the_browser_check_sees_a_figure_that_does_not_load(reports, tmp_path):
     states = {s.src: s for s in render.figure_states(page / "index.html", browser=browser)}
     assert states["forest.png"].state == states["scores.png"].state == "error"
     assert states["deal_length.png"].ok
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_every_report_reads_verdict_first(reports, name):
+    """The question, the verdict box, the kind's lead figure, the summary tables; then the
+    other figures, the method, the runs; a table longer than 12 rows folded (open in the
+    summary)."""
+    folder = reports[name]
+    page = (folder / "index.html").read_text()
+    manifest = json.loads((folder / "manifest.json").read_text())
+    first = manifest["summary_tables"][0]["csv"]
+    at = [page.index(s) for s in ("<em>Question:</em>", "<div class='answer' id='verdict'>",
+                                  f"<img src='{manifest['figures'][0]}'",
+                                  f"<a href='{first}'>", "<h2>Figures</h2>",
+                                  f"<img src='{manifest['figures'][1]}'", "<h2>Method</h2>",
+                                  "<h2>Runs used</h2>")]
+    assert at == sorted(at), at
+    sections = {chunk.split("Data: <a href='")[1].split("'")[0]: chunk
+                for chunk in page.split("<h2>") if "Data: <a href='" in chunk}
+    for view in manifest["summary_tables"]:
+        rows = pl.read_csv(folder / view["csv"], infer_schema_length=None).height
+        assert ("<details open>" in sections[view["csv"]]) == (rows > 12), view["csv"]
+
+
+@pytest.mark.parametrize("name", ["cmp", "hold-wild"])
+def test_a_report_fits_a_1280_window(reports, name, tmp_path):
+    """In Chromium at 1280 x 800: the verdict box is on the first screen, the page is no
+    wider than the window, every table sits in its own scrolling box inside the page, with
+    its first column sticky (folded tables opened to measure them)."""
+    chromium = _browser()
+    page = tmp_path / name
+    shutil.copytree(reports[name], page)
+    seen = layout(page / "index.html", chromium)
+    assert 0 <= seen["verdictTop"] < HEIGHT, seen
+    assert seen["scrollWidth"] <= min(WIDTH, seen["clientWidth"]), seen
+    assert seen["tables"] and seen["images"] >= 4
+    for table in seen["tables"]:
+        assert table["boxed"] and table["overflow"] == "auto", table
+        assert 0 < table["right"] <= WIDTH and table["sticky"] == "sticky", table

@@ -104,9 +104,13 @@ def test_sweep_ask_and_rules_compare_run_in_every_shape(here, capsys, rules):
              "--against", "greedy", "--rules", rules, "--games", "3", "--report", "sw")
     sweep = pl.read_csv(here / "reports" / "sw" / "results.csv")
     assert sweep.height == 2 and (sweep["teams"] == seatings).all()
-    handfoot(capsys, "ask", "hold-wild", "--rules", rules, "--games", "3", "--positions", "40",
-             "--report", "hw")
+    # One named player (a rule file's default players are built first, which takes minutes)
+    # and no search choices (tests/test_search_choices.py: pimc has no base policy for a rule
+    # file); the strong side of rules-compare named for the same reason.
+    handfoot(capsys, "ask", "hold-wild", "--rules", rules, "--player", "cautious", "--games",
+             "3", "--positions", "40", "--search-positions", "0", "--report", "hw")
     hold = pl.read_csv(here / "reports" / "hw" / "results.csv")
     assert hold.height == 3 and (hold["teams"] == seatings).all()
-    out = handfoot(capsys, "rules-compare", "standard", rules, "--games", "3")
+    out = handfoot(capsys, "rules-compare", "standard", rules, "--strong", "tactician",
+                   "--games", "3")
     assert "Skill matters most" in out and "ranked by the win rate over even play" in out

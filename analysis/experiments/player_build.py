@@ -41,6 +41,7 @@ class Budget:
     match of the learned player against the tuned one (shuffles, each in every seating)."""
 
     tune: int = 40_000
+    first_rung: int = 250  # shuffles of the race's first rung (then 3x, 9x)
     remeasure: int = 2_000
     learn: int = 3_000
     match: int = 600
@@ -55,9 +56,10 @@ def scaled(x: float) -> Budget:
     if x == 1.0:
         return DEFAULT
     d = DEFAULT
-    return Budget(tune=max(1_000, round(d.tune * x)), remeasure=max(20, round(d.remeasure * x)),
-                  learn=max(80, round(d.learn * x)), match=max(20, round(d.match * x)),
-                  seed=d.seed)
+    rung = max(4, 2 * round(d.first_rung * x / 2))
+    return Budget(tune=max(1_000, round(d.tune * x)), first_rung=rung,
+                  remeasure=max(20, round(d.remeasure * x)), learn=max(80, round(d.learn * x)),
+                  match=max(20, round(d.match * x)), seed=d.seed)
 
 
 @dataclass(frozen=True)
@@ -154,10 +156,13 @@ def _build(rules_spec: str, rules, folder: Path, budget: Budget, jobs: int,
     stem = Path(rules_spec).stem
     study = folder / "tune"
     info = ts.base_info(BASE, rules_spec)
+    # the race needs one trial through every rung and three more at the first (tune's check)
+    least = 12 * budget.first_rung * rules.partnerships
     settings = ts.TuneSettings(
         strategy=BASE, rules=rules_spec, rules_id=rules.rules_id, against=BASE,
-        seed=budget.seed, first_rung=250, rungs=3, reduction=3, startup=8,
-        params=tn.searched(info, None), budget=budget.tune, remeasure=budget.remeasure)
+        seed=budget.seed, first_rung=budget.first_rung, rungs=3, reduction=3, startup=8,
+        params=tn.searched(info, None), budget=max(budget.tune, least),
+        remeasure=budget.remeasure)
     tn.check_settings(settings, rules.partnerships)
     outcome = tn.run_study(settings, study, jobs=jobs, resume=(study / ts.SETTINGS).exists(),
                            progress=False, note=note)

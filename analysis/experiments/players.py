@@ -18,20 +18,11 @@ advice wherever it does not see a clear gain in leaving it.
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from analysis.experiments.pairings import (
-    Note,
-    PlayError,
-    Side,
-    rules_and_profile,
-    side,
-    strategy_file,
-)
+from analysis.experiments.pairings import PlayError, Side, side, strategy_file
 from sim.core.rules import Rules
-from strategies.ladder import ladder
 from strategies.per_profile import is_per_profile, resolve_spec
 from strategies.registry import (
     POLICY_MODULES,
@@ -39,6 +30,7 @@ from strategies.registry import (
     TACTICIAN_MODULE,
     StrategyInfo,
     load,
+    with_base_policy,
 )
 
 KNOBS = ("hold_wilds", "min_pile", "books_before_partner", "go_out", "black3_block",
@@ -103,29 +95,6 @@ def check_player_spec(spec: str) -> None:
         load(spec)
 
 
-def choose(rules_spec: str, chosen: Sequence[str], allow_oracle: bool = False,
-           runs_dir: Path | None = None, jobs: int = 0, note: Note | None = None,
-           count: int = 2, need_knobs: bool = True, build_scale: float = 1.0) -> list[Player]:
-    """The players an answer under ``rules_spec`` measures: ``chosen`` (``--player``, in its
-    order) or the first ``count`` of the profile's ladder; for rules without a ladder (a rule
-    file), a player built for them (or reused: ``player_build.ensure_player``, under
-    ``runs_dir``) and ``cautious``."""
-    rules, profile = rules_and_profile(rules_spec)
-    if chosen:
-        return [checked(s, rules, allow_oracle, "chosen with --player", need_knobs)
-                for s in dict.fromkeys(chosen)]
-    rungs = ladder(profile)
-    if rungs is not None:
-        return [checked(name, rules, False, rungs.why(name), need_knobs)
-                for name in rungs.players[:count]]
-    from analysis.experiments.player_build import ensure_player, scaled
-
-    built = ensure_player(rules_spec, runs_dir or Path("runs"), jobs=jobs, note=note,
-                          budget=scaled(build_scale))
-    return [dataclasses.replace(checked(str(file), rules, False, why, need_knobs), label=label)
-            for file, label, why in built.players()[:count]]
-
-
 def knob_side(player: Player, folder: Path, rules: Rules, label: str,
               **knobs: float) -> Side:
     """``player`` with tactician knobs changed, as a comparison side: a tactician-family
@@ -141,3 +110,22 @@ def knob_side(player: Player, folder: Path, rules: Rules, label: str,
     base_file = strategy_file(policy, folder, f"{stem}-base", f"{label} (base policy)", knobs)
     played = dataclasses.replace(info, base_policy=base_file, base_params={})
     return Side(label, strategy_file(played, folder, stem, label))
+
+
+SEARCH = "pimc"
+
+
+def search_spec(player: Player, rules: Rules, folder: Path) -> str:
+    """The search player (``pimc`` at its defaults) on ``player``'s heuristic: its base policy
+    (a learned player's) or itself (a tactician-family player). Under a profile whose players
+    play ``tuned`` that is plain ``pimc``; for a rule file, pimc with the built heuristic as
+    its base policy, written to ``folder`` (plain pimc would look for a tuned file the rules
+    do not have)."""
+    info = resolve_spec(player.spec, rules)
+    base = player.spec if info.module == TACTICIAN_MODULE else info.base_policy
+    if info.module not in POLICY_MODULES and info.module != TACTICIAN_MODULE:
+        raise PlayError(f"{player.label} has no heuristic for the search player to play on")
+    if base == "tuned" or not base:
+        return SEARCH
+    pimc = with_base_policy(load(SEARCH), base, SEARCH)
+    return strategy_file(pimc, folder, SEARCH, f"{SEARCH} on {label_of(base)}")

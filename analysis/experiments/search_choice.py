@@ -25,12 +25,10 @@ import numpy as np
 import polars as pl
 
 from analysis.experiments.pairings import PairRuns, rules_and_profile, slug
+from analysis.experiments.search_choice_cache import COLUMNS, FORMAT, paths
 from sim.core.rules import Rules
 
-FORMAT = "handfoot-search-choices/1"
 SEARCH = "pimc"
-COLUMNS = ("game", "deal", "turn", "seat", "wilds_held", "player_wilds", "search_wilds",
-           "search_out")
 MAX_GAMES = 2_000  # a player that seldom melds a wild after opening stops here
 
 
@@ -90,20 +88,9 @@ def ask_search(rules: Rules, player_spec: str, search_spec: str, seed: int,
     return table, game
 
 
-def paths(folder: Path, key: str) -> tuple[Path, Path]:
-    return folder / f"{key}-search.parquet", folder / f"{key}-search.json"
-
-
-def read_choices(path: Path) -> tuple[dict, pl.DataFrame]:
-    """How the rows were made, and the rows."""
-    meta = json.loads(path.with_suffix(".json").read_text(encoding="utf-8"))
-    if meta.get("format") != FORMAT:
-        raise ValueError(f"{path} is not a search-choices file")
-    return meta, pl.read_parquet(path)
-
-
 def ensure_choices(folder: Path, key: str, group: str, player: str, spec: str, rules: Rules,
-                   positions: int, seed: int, rerun: bool = False) -> Path:
+                   positions: int, seed: int, search: str = SEARCH,
+                   rerun: bool = False) -> Path:
     """The search's choices at ``spec``'s branched positions, read from ``folder`` when made
     the same way, else asked and written there; the rows' path."""
     from sim.runs.storage import engine_build
@@ -117,7 +104,7 @@ def ensure_choices(folder: Path, key: str, group: str, player: str, spec: str, r
                 "model_sha256": info.model_sha256}
 
     meta = {"format": FORMAT, "group": group, "player": player, "strategy": spec,
-            "played": played(spec), "search": SEARCH, "search_played": played(SEARCH),
+            "played": played(spec), "search": SEARCH, "search_played": played(search),
             "rules_id": rules.rules_id, "seed": seed, "positions": positions,
             "engine": engine_build()}
     data, info = paths(folder, key)
@@ -128,7 +115,7 @@ def ensure_choices(folder: Path, key: str, group: str, player: str, spec: str, r
             have = {}
         if {k: have.get(k) for k in meta} == meta:
             return data
-    rows, games = ask_search(rules, spec, SEARCH, seed, positions)
+    rows, games = ask_search(rules, spec, search, seed, positions)
     folder.mkdir(parents=True, exist_ok=True)
     pl.DataFrame({c: rows[:, i] for i, c in enumerate(COLUMNS)}).write_parquet(data)
     info.write_text(json.dumps({**meta, "games": games, "rows": len(rows)}, indent=2) + "\n",
@@ -138,9 +125,11 @@ def ensure_choices(folder: Path, key: str, group: str, player: str, spec: str, r
 
 def collect_search_choices(pairs: Sequence[PairRuns], players: Mapping[str, str],
                            folder: Path, positions: int, seed: int,
+                           searches: Mapping[str, str] | None = None,
                            rerun: bool = False) -> list[str]:
     """The search's choices at the branched positions of each rule set's first player (B of
-    its first pairing: the player holding none), one file each under ``folder``."""
+    its first pairing: the player holding none), one file each under ``folder``; the search
+    player of each rule set (its spec) is ``searches[rules spec]``, else plain pimc."""
     out, seen = [], set()
     for pair in pairs:
         p = pair.pairing
@@ -148,6 +137,8 @@ def collect_search_choices(pairs: Sequence[PairRuns], players: Mapping[str, str]
         if profile in seen:
             continue
         seen.add(profile)
+        search = (searches or {}).get(p.rules, SEARCH)
         out.append(str(ensure_choices(folder, slug(p.group), p.group, players[p.group],
-                                      p.b.spec, rules, positions, seed, rerun=rerun)))
+                                      p.b.spec, rules, positions, seed, search=search,
+                                      rerun=rerun)))
     return out

@@ -1,14 +1,14 @@
-"""How numbers are shown, and views that turn a data table into text, Markdown or HTML.
+"""How numbers are shown, and views that turn a data table into text, Markdown or a page table.
 
 A ``View`` names, for each displayed column, the data-table columns it shows and how, so the
 terminal, summary.md and index.html print the same numbers from the same rows, and a test can
 check each displayed number against the CSV it came from (the report manifest records the
-views).
+views). A page shows a view's ``Table`` (its headers and cells) through its template's table
+macro (analysis/reports/templates/macros.html.j2).
 """
 
 from __future__ import annotations
 
-import html
 import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -66,6 +66,24 @@ class Column:
         return _FORMATS[self.kind](*(row[s] for s in self.sources))
 
 
+LONG_ROWS = 12  # a page folds a table longer than this (a <details> box)
+
+
+@dataclass(frozen=True)
+class Table:
+    """A table as a page shows it: the headers, the rows of displayed cells, and which
+    columns hold words (they may wrap) rather than numbers."""
+
+    headers: list[str]
+    rows: list[list[str]]
+    words: list[bool]
+
+    @property
+    def long(self) -> bool:
+        """Long enough for the page to fold it."""
+        return len(self.rows) > LONG_ROWS
+
+
 @dataclass(frozen=True)
 class View:
     """Some columns of a data table (the CSV ``csv``) as a displayed table."""
@@ -85,11 +103,9 @@ class View:
         lines += ["| " + " | ".join(cells) + " |" for cells in self.rows(table)]
         return "\n".join(lines)
 
-    def html(self, table: pl.DataFrame) -> str:
-        head = "".join(f"<th>{html.escape(h)}</th>" for h in self.headers())
-        body = "".join("<tr>" + "".join(f"<td>{html.escape(c)}</td>" for c in cells) + "</tr>"
-                       for cells in self.rows(table))
-        return f"<table><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>"
+    def table(self, table: pl.DataFrame) -> Table:
+        """The cells a page shows, its text columns marked (they may wrap)."""
+        return Table(self.headers(), self.rows(table), [c.kind == "text" for c in self.columns])
 
     def text(self, table: pl.DataFrame) -> str:
         rows = [self.headers()] + self.rows(table)

@@ -4,7 +4,8 @@ several strong players, and how far each verdict holds.
 Each piece of tactics advice is one knob of the tactician (``strategies show tactician``). It
 is measured with each strong player of the rules (analysis.experiments.players: by default the
 first two fast players of the profile's shipped ladder, ``learned`` and ``tuned``; for a rule
-file a player tuned for it, built once and reused, and ``cautious``; ``--player`` names
+file the two players built for it once and reused (a tuned heuristic and a learned player on
+it, ranked by a match); ``--player`` names
 others): a paired comparison of the player with that one knob changed (A) against the player
 itself (B), on the same shuffles in every seating. Where the player already follows the
 advice, A plays the alternative; where it follows neither (a player holding one wild, say,
@@ -498,7 +499,8 @@ def build(pairs: list[PairRuns], params: dict, out: Path | None) -> Content:
     method = [
         f"Players: {'; '.join(f'{p.label}, {p.why}' for p in players)}. By default the "
         "first two fast players of the profile's shipped ladder (strategies/ladder.toml); "
-        "for a rule file, a player tuned for it and cautious; --player names others.",
+        "for a rule file, the two players built for it once (a tuned heuristic and a "
+        "learned player on it, ranked by a match) and reused; --player names others.",
         "Each piece of advice is one knob of the tactician (strategies show tactician): the "
         "player with that knob changed (A) against the player (B); every other knob as the "
         "player plays it. A learned or search player turns the knob in its base policy, the "

@@ -1,14 +1,16 @@
 """``handfoot ask hold-wild``: is holding a wild back worth it?
 
-Asked of the strongest heuristic player of each rule set (``baseline``: the tuned tactician
-where a tuned file ships for the profile, else ``cautious``), in all six profiles, individual
-play included: the player holding 1, 2 or 3 wilds back from its melds until it reaches the
-Foot plays against the same player holding none, on the same shuffles in every seating. Then,
-decision by decision (analysis.experiments.holding plays them, analysis.statistics.holding
-measures them), every time that player would meld a wild the rest of the deal is played both
-ways from the same deal, and the value of holding is reported by situation. Every word of the
-answer is generated from the numbers (analysis.reports.verdict and the decision-level words
-here) and states its uncertainty.
+Asked of the strongest fast players of each rule set (analysis.experiments.players: the
+shipped ladder's first two, learned and tuned; for a rule file the two built for it), in all
+six profiles, individual play included: each player holding 1, 2 or 3 wilds back from its melds
+until it reaches the Foot plays against the same player holding none, on the same shuffles in
+every seating, and the answer says how far it holds across the players (analysis.reports.
+reach). Then, decision by decision (analysis.experiments.holding plays them, analysis.
+statistics.holding measures them), every time the player would meld a wild the rest of the
+deal is played both ways from the same deal by that player, the value of holding is reported
+by situation, and at a sample of those positions the search player's own meld is shown
+(analysis.reports.search_choices). Every word of the answer is generated from the numbers
+(analysis.reports.verdict and the decision-level words here) and states its uncertainty.
 """
 
 from __future__ import annotations
@@ -112,7 +114,7 @@ def why_in_general(chosen: Mapping[str, Sequence[Player]]) -> dict[str, str]:
                 out.setdefault(p.label, ("the strongest fast player measured" if rank == 0
                                          else "the next strongest fast player measured")
                                + " for each rule set asked (strategies/ladder.toml; a rule "
-                                 "file: a player tuned for it, then cautious)")
+                                 "file: the two players built for it)")
     return out
 
 
@@ -355,7 +357,7 @@ def build(pairs: list[PairRuns], params: dict, out: Path | None) -> Content:
         method=[
             "The players of each rule set are its strongest fast players measured (the "
             "shipped ladder, strategies/ladder.toml: learned, then tuned; for a rule file, "
-            "a player tuned for it and cautious; --player names others); every comparison "
+            "the two players built for it once; --player names others); every comparison "
             "is made with each. Holding wilds: the tactician's hold_wilds knob (strategies "
             "show tactician), which keeps up to that many wilds out of its melds while on the "
             "Hand once the partnership has opened and made its wild books; a learned player "

@@ -10,8 +10,8 @@ measured strength of each expert-iteration round where there are some.
 
 from __future__ import annotations
 
-import html
 import json
+from dataclasses import dataclass
 from pathlib import Path
 
 import matplotlib
@@ -20,7 +20,17 @@ matplotlib.use("Agg")
 
 import matplotlib.pyplot as plt  # noqa: E402
 
+from analysis.reports import templating  # noqa: E402
+from analysis.reports.fmt import Table  # noqa: E402
+
 DPI = 110
+
+
+@dataclass(frozen=True)
+class _Figure:
+    file: str
+    title: str
+    caption: str
 
 
 def _calibration(bins: list[dict], out: Path) -> str:
@@ -53,55 +63,52 @@ def _curve(curve: list[dict], out: Path) -> str:
     return "learning_curve.png"
 
 
-def _table(header: list[str], rows: list[list]) -> str:
-    head = "".join(f"<th>{html.escape(h)}</th>" for h in header)
-    body = "".join("<tr>" + "".join(f"<td>{html.escape(str(v))}</td>" for v in row) + "</tr>"
-                   for row in rows)
-    return f"<table><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>"
+def _table(header: list[str], rows: list[list]) -> Table:
+    return Table(header, [[str(v) for v in row] for row in rows], [False] * len(header))
 
 
 def write_report(model, folder: Path) -> Path:
-    """Write ``folder/index.html`` and its figures for ``model`` (a model file's ``Model``);
-    returns the page's path."""
+    """Write ``folder/index.html`` (the template learn.html.j2) and its figures for ``model``
+    (a model file's ``Model``); returns the page's path."""
     folder.mkdir(parents=True, exist_ok=True)
     meta = model.metadata
     held = meta["held_out"]
     training = meta["training"]
-    calibration = _calibration(held["calibration"], folder)
-    curve = _curve(meta["learning_curve"], folder) if meta["learning_curve"] else None
-    rounds = meta.get("rounds", [])
-    parts = [
-        f"<h1>Value model for {html.escape(model.profile or model.rules_id)} "
-        f"({html.escape(model.kind)})</h1>",
-        f"<p><strong>Held out ({held['rows']:,} positions of {training['held_out_games']:,} "
-        f"games): RMSE {held['rmse']:,.1f} points, mean absolute error {held['mae']:,.1f}, "
-        f"R² {held['r2']:.3f}.</strong></p>",
-        f'<img src="{calibration}" alt="calibration">',
-        f'<img src="{curve}" alt="learning curve">' if curve else "",
-        "<h2>Calibration</h2>",
-        _table(["positions", "mean predicted", "mean realised"],
-               [[b["rows"], f"{b['predicted']:,.1f}", f"{b['realised']:,.1f}"]
-                for b in held["calibration"]]),
-        "<h2>Learning curve</h2>",
-        _table(["share of training games", "positions", "held-out RMSE"],
-               [[c["share"], f"{c['rows']:,}", f"{c['rmse']:,.1f}"]
-                for c in meta["learning_curve"]]),
+    figures = [_Figure(_calibration(held["calibration"], folder), "Calibration",
+                       "Held-out positions sorted by predicted outcome into ten equal bins: "
+                       "mean predicted against mean realised (on the diagonal for a "
+                       "calibrated model).")]
+    if meta["learning_curve"]:
+        figures.append(_Figure(_curve(meta["learning_curve"], folder), "Learning curve",
+                               "Held-out error of the same fit on growing shares of the "
+                               "training games (still falling at the right: more games would "
+                               "help)."))
+    sections = [
+        ("Calibration", _table(["positions", "mean predicted", "mean realised"],
+                               [[b["rows"], f"{b['predicted']:,.1f}", f"{b['realised']:,.1f}"]
+                                for b in held["calibration"]])),
+        ("Learning curve", _table(["share of training games", "positions", "held-out RMSE"],
+                                  [[c["share"], f"{c['rows']:,}", f"{c['rmse']:,.1f}"]
+                                   for c in meta["learning_curve"]])),
     ]
+    rounds = meta.get("rounds", [])
     if rounds:
-        parts += ["<h2>Expert-iteration rounds</h2>",
-                  _table(["round", "player", "against", "wins (95% CI)", "points per deal",
-                          "shuffles x seatings"],
-                         [[r["round"], r["player"], r["opponent"],
-                           f"{r['win_rate']:.1%} ({r['win_low']:.1%} to {r['win_high']:.1%})",
-                           f"{r['per_deal']:+,.1f}", f"{r['shuffles']:,} x {r['seatings']}"]
-                          for r in rounds])]
-    parts += ["<h2>Fitted on</h2>",
-              f"<pre>{html.escape(json.dumps({'rules id': model.rules_id, **training, 'fit': meta['fit']}, indent=1))}</pre>"]  # noqa: E501
-    page = ("<!doctype html><html><head><meta charset='utf-8'><title>Value model</title>"
-            "<style>body{font-family:sans-serif;max-width:60rem;margin:2rem auto;}"
-            "img{max-width:48%;}table{border-collapse:collapse;}"
-            "td,th{border:1px solid #ccc;padding:2px 8px;text-align:right;}</style></head>"
-            "<body>" + "\n".join(parts) + "</body></html>\n")
+        sections.append(("Expert-iteration rounds", _table(
+            ["round", "player", "against", "wins (95% CI)", "points per deal",
+             "shuffles x seatings"],
+            [[r["round"], r["player"], r["opponent"],
+              f"{r['win_rate']:.1%} ({r['win_low']:.1%} to {r['win_high']:.1%})",
+              f"{r['per_deal']:+,.1f}", f"{r['shuffles']:,} x {r['seatings']}"]
+             for r in rounds])))
+    page = templating.render(
+        "learn.html.j2", title=f"Value model for {model.profile or model.rules_id} "
+                               f"({model.kind})",
+        held_out=(f"Held out ({held['rows']:,} positions of {training['held_out_games']:,} "
+                  f"games): RMSE {held['rmse']:,.1f} points, mean absolute error "
+                  f"{held['mae']:,.1f}, R² {held['r2']:.3f}."),
+        figures=figures, sections=sections,
+        fitted_on=json.dumps({"rules id": model.rules_id, **training, "fit": meta["fit"]},
+                             indent=1))
     path = folder / "index.html"
     path.write_text(page, encoding="utf-8")
     return path

@@ -147,7 +147,7 @@ def words(rows: pl.DataFrame, asked: int, search: str) -> list[str]:
 def read_all(paths: Sequence[str], collected: Sequence[Collected]
              ) -> list[tuple[str, str, pl.DataFrame, np.ndarray]]:
     """Each file of choices joined to the branched positions of its group."""
-    from analysis.experiments.search_choice import read_choices
+    from analysis.experiments.search_choice_cache import read_choices
 
     by_group = {c.profile: c for c in collected}
     out = []

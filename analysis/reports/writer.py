@@ -1,5 +1,6 @@
-"""A report folder: ``reports/NAME/`` with index.html (opens from disk), summary.md, PNG
-figures, CSV data tables and manifest.json naming the runs used.
+"""A report folder: ``reports/NAME/`` with index.html (opens from disk; the kind's template in
+analysis/reports/templates, read verdict first), summary.md, PNG figures, CSV data tables and
+manifest.json naming the runs used.
 
 The manifest records the kind, its parameters and every pairing with its runs, so
 ``handfoot report NAME`` (analysis.reports.build.rebuild) can read the same runs again and
@@ -10,7 +11,6 @@ and half new.
 
 from __future__ import annotations
 
-import html
 import json
 import shutil
 import sys
@@ -19,9 +19,10 @@ from importlib import metadata
 from pathlib import Path
 
 from analysis.experiments.pairings import seating_name
-from analysis.reports import howplay
+from analysis.reports import howplay, templating
 from analysis.reports.content import Content, ReportError, Section
 from analysis.reports.describe import run_facts
+from analysis.reports.fmt import Table
 
 FORMAT = "handfoot-report/1"
 MANIFEST = "manifest.json"
@@ -68,7 +69,8 @@ def write(content: Content, reports_dir: Path, name: str, staging: Path,
     manifest = _manifest(content, name, command)
     (staging / MANIFEST).write_text(json.dumps(manifest, indent=2) + "\n", encoding="utf-8")
     (staging / "summary.md").write_text(_markdown(content, name, manifest), encoding="utf-8")
-    (staging / "index.html").write_text(_html(content, name, manifest), encoding="utf-8")
+    page = _html(content, name, manifest, staging)
+    (staging / "index.html").write_text(page, encoding="utf-8")
     final = reports_dir / name
     if final.exists():
         if final.is_dir() and (not any(final.iterdir()) or (final / MANIFEST).exists()):
@@ -156,62 +158,34 @@ def _markdown(content: Content, name: str, manifest: dict) -> str:
     return "\n".join(out)
 
 
-_CSS = """
-body{font-family:system-ui,-apple-system,Segoe UI,Roboto,sans-serif;max-width:1180px;
-margin:2em auto;padding:0 1em;color:#222;line-height:1.45}
-h1{font-size:1.6em;margin-bottom:.2em}h2{font-size:1.2em;margin-top:1.8em;
-border-bottom:1px solid #ddd}
-.answer{background:#f3f7fc;border-left:4px solid #2a6ebb;padding:.6em 1em;margin:1em 0}
-.answer p:first-child{font-weight:600;font-size:1.05em}
-.scroll{overflow-x:auto}table{border-collapse:collapse;font-size:.8em;margin:.6em 0}
-th,td{border:1px solid #ccc;padding:.25em .5em;text-align:right}td{white-space:nowrap}
-th{background:#f0f0f0}td:first-child,th:first-child{text-align:left}
-figure{margin:1.2em 0}figure img{max-width:100%;border:1px solid #eee}
-figcaption{font-size:.9em;color:#444}.small{font-size:.85em;color:#555}
-"""
+_RUNS_HEADERS = ["run folder", "comparison", "A's partnership", "rules", "rules id", "seed",
+                 "games", "deals", "status"]
+_RUNS_WORDS = [True, True, False, True, False, False, False, False, True]
+PAGES = ("card.html",)  # pages a builder may write beside index.html, which it links to
 
 
-# Each figure records whether it loaded (and its natural width) in data attributes, so a
-# headless browser can check every figure of the page (analysis.reports.render.figure_states).
-_IMG_STATE = ('onload="this.dataset.state=\'loaded\';this.dataset.width=this.naturalWidth" '
-              'onerror="this.dataset.state=\'error\'"')
+def _runs_table(manifest: dict) -> Table:
+    rows = [[r["name"], f"{r['a']} vs {r['b']}" if r["b"] else r["a"], _seating(r),
+             r["profile"], r["rules_id"], str(r["seed"]), f"{r['games']:,}", f"{r['deals']:,}",
+             r["status"]] for r in manifest["runs"]]
+    return Table(_RUNS_HEADERS, rows, _RUNS_WORDS)
 
 
-def _html(content: Content, name: str, manifest: dict) -> str:
-    e = html.escape
-    parts = [f"<!doctype html><html lang='en'><head><meta charset='utf-8'>"
-             f"<title>{e(content.title)}</title><style>{_CSS}</style></head><body>",
-             f"<h1>{e(content.title)}</h1>",
-             f"<p><em>Question:</em> {e(content.question)}</p>",
-             "<div class='answer'>" + "".join(f"<p>{e(p)}</p>" for p in content.answer)
-             + "</div>"]
-    for section in content.sections:
-        table = content.tables[section.view.csv]
-        parts.append(f"<h2>{e(section.title)}</h2><div class='scroll'>"
-                     f"{section.view.html(table)}</div>")
-        note = f"{e(section.note)} " if section.note else ""
-        parts.append(f"<p class='small'>{note}Data: <a href='{e(section.view.csv)}'>"
-                     f"{e(section.view.csv)}</a></p>")
-    parts.append("<h2>Figures</h2>")
-    for f in content.figures:
-        parts.append(f"<figure><img src='{e(f.file)}' alt='{e(f.title)}' {_IMG_STATE}>"
-                     "<figcaption>"
-                     f"<strong>{e(f.title)}.</strong> {e(f.caption)}</figcaption></figure>")
-    parts.append("<h2>Method</h2><ul>" + "".join(f"<li>{e(m)}</li>" for m in content.method)
-                 + "</ul>")
-    rows = "".join(
-        f"<tr><td>{e(r['name'])}</td><td>{e(r['a'])}{' vs ' if r['b'] else ''}"
-        f"{e(r['b'])}</td><td>{_seating(r)}</td><td>{e(r['profile'])}</td>"
-        f"<td>{e(r['rules_id'])}</td><td>{r['seed']}</td><td>{r['games']:,}</td>"
-        f"<td>{r['deals']:,}</td><td>{e(r['status'])}</td></tr>" for r in manifest["runs"])
-    parts.append("<h2>Runs used</h2><table><thead><tr><th>run folder</th><th>comparison</th>"
-                 "<th>A's partnership</th><th>rules</th><th>rules id</th><th>seed</th>"
-                 f"<th>games</th><th>deals</th><th>status</th></tr></thead><tbody>{rows}"
-                 "</tbody></table>")
-    files = ", ".join(f"<a href='{e(t)}'>{e(t)}</a>" for t in manifest["tables"])
-    parts.append(f"<p class='small'>Report <code>{e(name)}</code>, {e(manifest['created'])}. "
-                 f"Data tables: {files}. <a href='{MANIFEST}'>manifest.json</a> names every "
-                 "run, rule set, strategy and seed. Versions: "
-                 + e(", ".join(f"{k} {v}" for k, v in manifest["versions"].items()))
-                 + ".</p></body></html>")
-    return "\n".join(parts) + "\n"
+def _shown(content: Content, section: Section) -> dict:
+    return {"title": section.title, "note": section.note, "csv": section.view.csv,
+            "table": section.view.table(content.tables[section.view.csv])}
+
+
+def _html(content: Content, name: str, manifest: dict, folder: Path) -> str:
+    """index.html: the kind's template (analysis/reports/templates) filled in, verdict first:
+    the question, the answer, the lead figure, the summary tables, then the rest."""
+    lead, *figures = content.figures or [None]
+    return templating.render(
+        templating.page_template(content.kind), kind=content.kind, title=content.title,
+        question=content.question, answer=content.answer, lead=lead, figures=figures,
+        summary=[_shown(content, s) for s in content.sections if s.in_summary],
+        details=[_shown(content, s) for s in content.sections if not s.in_summary],
+        method=content.method, runs=_runs_table(manifest), name=name,
+        created=manifest["created"], tables=manifest["tables"], manifest=MANIFEST,
+        versions=", ".join(f"{k} {v}" for k, v in manifest["versions"].items()),
+        pages=[p for p in PAGES if (folder / p).is_file()])

@@ -157,8 +157,9 @@ def sweep(strategy: str | None, param_text: str, against: str | None, rules_spec
     corrected for the number of values (Holm); the report adds a plot with error bars. The
     table and plot name the player.
     """
-    from analysis.experiments.players import check_player_spec, choose
+    from analysis.experiments.players import check_player_spec
     from analysis.experiments.playing import play_pairs
+    from analysis.experiments.strong_players import choose
     from analysis.reports import sweep as sw
 
     check_common(games, seed, jobs, report_name)
@@ -202,8 +203,9 @@ def rules_compare(profiles: tuple[str, ...], strong: str | None, weak: str, allo
     file, in partnerships or individual play (2-6 players). The skill measure plays, by
     default, each rule set's strongest fast player against --weak."""
     from analysis.experiments.pairings import side
-    from analysis.experiments.players import check_player_spec, choose
+    from analysis.experiments.players import check_player_spec
     from analysis.experiments.playing import play_pairs
+    from analysis.experiments.strong_players import choose
     from analysis.reports import rules_compare
 
     check_common(games, seed, jobs, report_name)
@@ -277,8 +279,8 @@ def hold_wild(profiles: tuple[str, ...], players: tuple[str, ...], allow_oracle:
               games: int, seed: int, jobs: int, report_name: str | None, runs_dir: Path,
               reports_dir: Path, rerun: bool, progress: bool | None) -> None:
     """Is holding a wild worth it? Asked of the strongest fast players of each rule set (the
-    shipped ladder: learned, then tuned; for a rule file a player tuned for it, built once
-    and reused, and cautious; --player names others) in all six profiles, individual play
+    shipped ladder: learned, then tuned; for a rule file the two players built for it once
+    and reused; --player names others) in all six profiles, individual play
     included: each player holding 1, 2 or 3 wilds back until its Foot against itself holding
     none, on the same shuffles in every seating, and how far the answer holds across the
     players. Then decision by decision: every time the player would meld a wild the rest of
@@ -292,9 +294,11 @@ def hold_wild(profiles: tuple[str, ...], players: tuple[str, ...], allow_oracle:
     positions per rule set and player) takes about 15 minutes on 2 cores.
     """
     from analysis.experiments.holding import collect_positions
-    from analysis.experiments.players import check_player_spec, choose
+    from analysis.experiments.pairings import rules_and_profile
+    from analysis.experiments.players import check_player_spec, search_spec
     from analysis.experiments.playing import play_pairs
     from analysis.experiments.search_choice import collect_search_choices
+    from analysis.experiments.strong_players import choose
     from analysis.reports import hold_wild
 
     name = report_name or "hold-wild"
@@ -316,7 +320,7 @@ def hold_wild(profiles: tuple[str, ...], players: tuple[str, ...], allow_oracle:
         pairs = play_pairs(pairings, root, seed, games, jobs=jobs, rerun=rerun,
                            progress=progress, note=note)
         params = {"profiles": chosen, "values": list(hold_wild.VALUES), "seed": seed,
-                  "games": games, "positions": count, "search_positions": asked,
+                  "games": games, "positions": count, "search_positions": min(asked, count),
                   "players": hold_wild.players(pairs),
                   "player_why": hold_wild.why_in_general(strong)}
         if count:
@@ -326,8 +330,12 @@ def hold_wild(profiles: tuple[str, ...], players: tuple[str, ...], allow_oracle:
             params["holding"] = collect_positions(pairs, params["players"], root / "holding",
                                                   count, seed, jobs=jobs, rerun=rerun)
             if asked:
+                searches = {spec: search_spec(ps[0], rules_and_profile(spec)[0],
+                                              root / "strategies")
+                            for spec, ps in strong.items()}
                 params["search_choices"] = collect_search_choices(
-                    pairs, params["players"], root / "holding", asked, seed, rerun=rerun)
+                    pairs, params["players"], root / "holding", min(asked, count), seed,
+                    searches=searches, rerun=rerun)
         finish("hold-wild", pairs, params, name, reports_dir, root)
 
 

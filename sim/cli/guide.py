@@ -4,6 +4,7 @@ guide). User mistakes are one line and exit code 2 (sim.cli.errors)."""
 
 from __future__ import annotations
 
+import dataclasses
 from pathlib import Path
 
 import click
@@ -49,9 +50,9 @@ def guide(rules_spec: str, players: tuple[str, ...], allow_oracle: bool, build_s
     that one knob changed against the player, on the same shuffles in every seating.
 
     The players: by default the two strongest fast players measured for the rules (the
-    shipped ladder: learned, then tuned); for a rule file, a player tuned for it (built
-    once, in a minute or two, and kept under --runs-dir/players/ for the next question) and
-    cautious; --player names others.
+    shipped ladder: learned, then tuned); for a rule file, two players built for it once (a
+    tuned heuristic and a learned player on it, ranked by a match: a few minutes) and kept
+    under --runs-dir/players/ for the next question; --player names others.
 
     Prints, for each piece of advice and player, the effect of following it on the game win
     rate and the points per deal with 95% intervals, Holm-corrected across every comparison,
@@ -61,8 +62,9 @@ def guide(rules_spec: str, players: tuple[str, ...], allow_oracle: bool, build_s
     cores for a two-partnership profile.
     """
     from analysis.experiments.pairings import rules_and_profile
-    from analysis.experiments.players import check_player_spec, checked, choose
+    from analysis.experiments.players import check_player_spec, checked, search_spec
     from analysis.experiments.playing import play_pairs
+    from analysis.experiments.strong_players import choose
     from analysis.reports import guide as gd
 
     check_common(games, seed, jobs, report_name)
@@ -78,8 +80,12 @@ def guide(rules_spec: str, players: tuple[str, ...], allow_oracle: bool, build_s
         chosen = choose(rules_spec, players, allow_oracle, runs_dir=runs_dir, jobs=jobs,
                         note=note, build_scale=build_scale)
         if with_search and not any(p.speed == "search" for p in chosen):
-            chosen.append(checked("pimc", rules, False, "the search player at its defaults, "
-                                  f"on {search_games:,} shuffles (--with-search)"))
+            spec = search_spec(chosen[0], rules, root / "strategies")
+            chosen.append(dataclasses.replace(
+                checked(spec, rules, False, f"the search player at its defaults on "
+                                            f"{chosen[0].label}'s heuristic, on "
+                                            f"{search_games:,} shuffles (--with-search)"),
+                label="pimc"))
         plan = gd.plan(rules_spec, chosen, root / "strategies")
         search = {p.label for p in chosen if p.speed == "search"}
         fast = [p for p in plan.pairings if plan.pairing_players[p.key] not in search]
