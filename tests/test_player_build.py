@@ -45,13 +45,20 @@ def _refused(capsys, root, says: list[str]) -> None:
     assert not list((root / "runs").rglob("manifest.json"))  # nothing played
 
 
-def test_players_built_for_other_rules_are_refused(club, tmp_path, capsys):
+def _record(club, tmp_path, rules_id: str | None, files: list[str]) -> str:
+    """A player record for ``club``'s folder naming ``files`` (only tuned.toml exists);
+    the club's rules id."""
     ours = load_rules(str(club)).rules_id
     folder = tmp_path / "runs" / "players" / ours
     folder.mkdir(parents=True)
     (folder / "tuned.toml").write_text('base = "cautious"\n')
     (folder / "player.json").write_text(json.dumps(
-        {"rules_id": "000000000000", "players": [{"file": "tuned.toml"}]}))
+        {"rules_id": rules_id or ours, "players": [{"file": f} for f in files]}))
+    return ours
+
+
+def test_players_built_for_other_rules_are_refused(club, tmp_path, capsys):
+    ours = _record(club, tmp_path, "000000000000", ["tuned.toml"])
     _refused(capsys, tmp_path, ["holds players built for other rules (rules id 000000000000)",
                                 f"not these (rules id {ours})"])
 
@@ -67,12 +74,7 @@ def test_a_damaged_player_record_is_refused(club, tmp_path, capsys, meta):
 
 
 def test_a_record_without_its_strategy_files_is_refused(club, tmp_path, capsys):
-    ours = load_rules(str(club)).rules_id
-    folder = tmp_path / "runs" / "players" / ours
-    folder.mkdir(parents=True)
-    (folder / "tuned.toml").write_text('base = "cautious"\n')
-    (folder / "player.json").write_text(json.dumps(
-        {"rules_id": ours, "players": [{"file": "learned.toml"}, {"file": "tuned.toml"}]}))
+    _record(club, tmp_path, None, ["learned.toml", "tuned.toml"])
     _refused(capsys, tmp_path, ["has player.json but no learned.toml"])
 
 
