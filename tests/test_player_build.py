@@ -16,9 +16,9 @@ from sim.core.profiles import load_rules
 from tests.runhelpers import cli, file_ids
 
 CLUB = 'base = "standard"\ngoing_out_bonus = 250\n'
-# The smallest --build-scale that builds: the tune needs 6,000 games at the build's rungs
-# (40,000 x 0.15); below it the build is refused (see test_every_scale_is_playable).
-SCALE = "0.15"
+# A small --build-scale: tune 1,200 games (first rung 50 shuffles), learn 90 games, match 20
+# shuffles (every part kept playable: test_every_scale_is_playable).
+SCALE = "0.03"
 
 
 def _dirs(root) -> list[str]:
@@ -53,7 +53,9 @@ def _record(club, tmp_path, rules_id: str | None, files: list[str]) -> str:
     folder.mkdir(parents=True)
     (folder / "tuned.toml").write_text('base = "cautious"\n')
     (folder / "player.json").write_text(json.dumps(
-        {"rules_id": rules_id or ours, "players": [{"file": f} for f in files]}))
+        {"rules_id": rules_id or ours, "created": "2026-12-02T00:00:00+00:00", "seconds": 1.0,
+         "players": [{"file": f, "label": f, "how": "by hand", "measured": "not"}
+                     for f in files]}))
     return ours
 
 
@@ -64,10 +66,15 @@ def test_players_built_for_other_rules_are_refused(club, tmp_path, capsys):
 
 
 @pytest.mark.parametrize("meta", ['{"rules_id": ', '{"players": []}', '[1, 2]',
-                                  '{"rules_id": "x", "players": [{"label": "no file"}]}'])
+                                  '{"rules_id": "x", "players": [{"label": "no file"}]}',
+                                  "OURS"])
 def test_a_damaged_player_record_is_refused(club, tmp_path, capsys, meta):
-    folder = tmp_path / "runs" / "players" / load_rules(str(club)).rules_id
+    ours = load_rules(str(club)).rules_id
+    folder = tmp_path / "runs" / "players" / ours
     folder.mkdir(parents=True)
+    if meta == "OURS":  # these rules, but without what the record must say of each player
+        (folder / "tuned.toml").write_text('base = "cautious"\n')
+        meta = json.dumps({"rules_id": ours, "players": [{"file": "tuned.toml"}]})
     (folder / "player.json").write_text(meta)
     _refused(capsys, tmp_path, [f"{folder / 'player.json'} is not a handfoot player record",
                                 f"delete {folder}"])
@@ -116,7 +123,7 @@ def test_a_rule_file_builds_its_players_once_then_reuses_them(club, tmp_path, ca
     for name in ("player.json", "tuned.toml", "learned.toml", "model.json"):
         assert (folder / name).is_file(), name
     meta = json.loads((folder / "player.json").read_text())
-    assert meta["rules_id"] == rules_id and meta["budget"]["tune"] == 6_000
+    assert meta["rules_id"] == rules_id and meta["budget"]["tune"] == 1_200
     assert meta["budget"] == {**pb.scaled(float(SCALE)).__dict__}
     labels = {"tuned for club", "learned for club"}
     assert {p["label"] for p in meta["players"]} == labels
@@ -139,3 +146,23 @@ def test_a_rule_file_builds_its_players_once_then_reuses_them(club, tmp_path, ca
     assert f"reused from {folder.relative_to(tmp_path)}" in out or f"reused from {folder}" in out
     assert file_ids(folder) == kept  # the players were read, not built again
     assert second < 0.5 * first, (first, second)
+
+
+def test_rules_given_twice_are_refused_before_any_player_is_built(club, tmp_path, capsys):
+    code, _, err = cli(capsys, "rules-compare", "club.toml", "club.toml", "--games", "4",
+                       *_dirs(tmp_path))
+    assert code == 2 and err.strip().splitlines() == [
+        "handfoot: error: rules 'club.toml' are given twice"]
+    assert not (tmp_path / "runs" / "players").exists()
+
+
+def test_two_players_of_one_name_are_refused(club, tmp_path, capsys):
+    other = tmp_path / "b" / "tuned.toml"
+    other.parent.mkdir()
+    other.write_text('base = "cautious"\nhold_wilds = 1\n')
+    code, _, err = cli(capsys, "guide", "--rules", "standard", "--player", "tuned",
+                       "--player", str(other), "--games", "4", *_dirs(tmp_path))
+    lines = err.strip().splitlines()
+    assert code == 2 and len(lines) == 1 and "would both be called 'tuned'" in lines[0]
+    assert not (tmp_path / "runs").exists()
+

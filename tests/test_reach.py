@@ -149,18 +149,20 @@ def test_the_card_sorts_the_advice_by_how_far_it_holds():
     card = card_of(rows.to_dicts(), players, "standard", "standard")
     assert card.players == TWO and card.title == "Strategy card: standard"
     assert [line.advice for line in card.follow] == [
-        "Discard black threes first, to block the pile, not: discard black threes in the "
-        "ordinary order, as a low card"]
+        "Discard black threes first, to block the pile, rather than discard black threes in "
+        "the ordinary order, as a low card"]
     assert card.follow[0].number == "+120 points a deal"
     assert card.follow[0].detail == "learned +120.0, tuned +90.0"
-    assert [line.advice.split(",")[0] for line in card.avoid] == [
-        "Hold 2 wilds back until on the Foot"]
-    assert card.avoid[0].number == "-60 points a deal"
+    # what costs is said as what to do instead, worth as much as the advice costs
+    assert [line.advice for line in card.avoid] == [
+        "Meld every wild at once, rather than hold 2 wilds back until on the Foot"]
+    assert card.avoid[0].number == "+60 points a deal"
+    assert card.avoid[0].detail.startswith("learned +60.0")
     assert [line.advice.split(",")[0] for line in card.depends] == [
         "Hold 1 wild back until on the Foot"]
     assert card.depends[0].number == "-80 points a deal"
     assert card.depends[0].detail == "learned -80.0, tuned +30.0"
-    assert card.no_matter == ["Keep natural pairs when discarding, not: discard by card value, "
+    assert card.no_matter == ["Keep natural pairs when discarding or discard by card value, "
                               "breaking pairs"]
     assert "20,000 shuffles played 2 ways" in card.footnote
 
@@ -172,7 +174,7 @@ def test_the_card_of_one_player_gives_its_number_and_no_detail():
                              params(one))
     card = card_of(rows.to_dicts(), one, "standard", "standard")
     assert [(line.number, line.detail) for line in card.follow] == [("+105 points a deal", "")]
-    assert [line.number for line in card.avoid] == ["-80 points a deal"]
+    assert [line.number for line in card.avoid] == ["+80 points a deal"]  # meld at once
     assert card.depends == [] and card.no_matter == []
 
 

@@ -56,10 +56,9 @@ def scaled(x: float) -> Budget:
     if x == 1.0:
         return DEFAULT
     d = DEFAULT
-    rung = max(4, 2 * round(d.first_rung * x / 2))
-    return Budget(tune=max(1_000, round(d.tune * x)), first_rung=rung,
-                  remeasure=max(20, round(d.remeasure * x)), learn=max(80, round(d.learn * x)),
-                  match=max(20, round(d.match * x)), seed=d.seed)
+    return Budget(tune=max(1_000, round(d.tune * x)), remeasure=max(20, round(d.remeasure * x)),
+                  learn=max(80, round(d.learn * x)), match=max(20, round(d.match * x)),
+                  seed=d.seed)
 
 
 @dataclass(frozen=True)
@@ -100,6 +99,11 @@ def read_built(folder: Path, rules_id: str) -> dict | None:
         meta = json.loads(meta_path.read_text(encoding="utf-8"))
         theirs = meta["rules_id"]
         files = [p["file"] for p in meta["players"]]
+        # what Built.players() reads must all be there, else the record is damaged
+        complete = all(k in meta for k in ("created", "seconds")) and all(
+            k in p for p in meta["players"] for k in ("label", "how", "measured"))
+        if theirs == rules_id and (not complete or not files):
+            raise ValueError("an incomplete record")
     except (OSError, ValueError, KeyError, TypeError):
         raise PlayError(f"{meta_path} is not a handfoot player record; delete {folder} to "
                         "build the players again") from None
@@ -156,12 +160,13 @@ def _build(rules_spec: str, rules, folder: Path, budget: Budget, jobs: int,
     stem = Path(rules_spec).stem
     study = folder / "tune"
     info = ts.base_info(BASE, rules_spec)
-    # the race needs one trial through every rung and three more at the first (tune's check)
-    least = 12 * budget.first_rung * rules.partnerships
+    # The race needs one trial through every rung (1 + 3 + 9 first rungs) and three more at
+    # the first (tune's check): a small budget gets a smaller first rung, not a refusal.
+    rung = max(2, min(budget.first_rung, budget.tune // (12 * rules.partnerships)))
     settings = ts.TuneSettings(
         strategy=BASE, rules=rules_spec, rules_id=rules.rules_id, against=BASE,
-        seed=budget.seed, first_rung=budget.first_rung, rungs=3, reduction=3, startup=8,
-        params=tn.searched(info, None), budget=max(budget.tune, least),
+        seed=budget.seed, first_rung=rung, rungs=3, reduction=3, startup=8,
+        params=tn.searched(info, None), budget=max(budget.tune, 12 * rung * rules.partnerships),
         remeasure=budget.remeasure)
     tn.check_settings(settings, rules.partnerships)
     outcome = tn.run_study(settings, study, jobs=jobs, resume=(study / ts.SETTINGS).exists(),

@@ -72,17 +72,17 @@ def knobs_of(info: StrategyInfo) -> dict[str, float]:
 
 
 def checked(spec: str, rules: Rules, allow_oracle: bool, why: str,
-            need_knobs: bool = True) -> Player:
+            need_knobs: bool = True, option: str = "--player") -> Player:
     """``spec`` as a player under ``rules``: a one-line PlayError for a name or file that is
     not a strategy, an oracle without ``allow_oracle``, or (``need_knobs``) a player without
     the tactician's knobs."""
     info = resolve_spec(spec, rules)
     if info.sees_hidden and not allow_oracle:
-        raise PlayError(f"--player {spec} sees hidden cards, so its answers are not those of a "
+        raise PlayError(f"{option} {spec} sees hidden cards, so its answers are not those of a "
                         "fair player; pass --allow-oracle to measure it anyway, as a ceiling")
     knobs = knobs_of(info)
     if need_knobs and not all(k in knobs for k in KNOBS):
-        raise PlayError(f"--player {spec}: the advice turns the tactician's knobs "
+        raise PlayError(f"{option} {spec}: the advice turns the tactician's knobs "
                         f"({', '.join(KNOBS)}), which it does not play by; give learned, "
                         "pimc, tuned, cautious, the tactician or a strategy file based on them")
     speed = "search" if info.module in SEARCH_MODULES else "fast"

@@ -10,22 +10,30 @@ import dataclasses
 from collections.abc import Sequence
 from pathlib import Path
 
-from analysis.experiments.pairings import Note, rules_and_profile
+from analysis.experiments.pairings import Note, PlayError, rules_and_profile
 from analysis.experiments.players import Player, checked
 from strategies.ladder import ladder
 
 
 def choose(rules_spec: str, chosen: Sequence[str], allow_oracle: bool = False,
            runs_dir: Path | None = None, jobs: int = 0, note: Note | None = None,
-           count: int = 2, need_knobs: bool = True, build_scale: float = 1.0) -> list[Player]:
+           count: int = 2, need_knobs: bool = True, build_scale: float = 1.0,
+           option: str = "--player") -> list[Player]:
     """The players an answer under ``rules_spec`` measures: ``chosen`` (``--player``, in its
     order) or the first ``count`` of the profile's ladder; for rules without a ladder (a rule
     file), the two players built for them once (or reused: ``player_build.ensure_player``,
     under ``runs_dir``)."""
     rules, profile = rules_and_profile(rules_spec)
     if chosen:
-        return [checked(s, rules, allow_oracle, "chosen with --player", need_knobs)
-                for s in dict.fromkeys(chosen)]
+        players = [checked(s, rules, allow_oracle, f"chosen with {option}", need_knobs, option)
+                   for s in dict.fromkeys(chosen)]
+        labels = [p.label for p in players]
+        twice = sorted({label for label in labels if labels.count(label) > 1})
+        if twice:
+            same = [p.spec for p in players if p.label in twice]
+            raise PlayError(f"{option} {' and '.join(same)} would both be called "
+                            f"'{twice[0]}' in tables and run folders; rename one file")
+        return players
     rungs = ladder(profile)
     if rungs is not None:
         return [checked(name, rules, False, rungs.why(name), need_knobs)

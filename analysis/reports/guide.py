@@ -33,7 +33,7 @@ from pathlib import Path
 import polars as pl
 
 from analysis.experiments.pairings import Pairing, PairRuns, rules_and_profile, slug
-from analysis.experiments.players import Player, knob_side
+from analysis.experiments.players import Player, knob_side, label_of
 from analysis.reports import plots
 from analysis.reports.content import Comparisons, Content, Figure, Section
 from analysis.reports.fmt import View, col, many_seats, pct, pts, results_view
@@ -188,8 +188,8 @@ def players_of(params: dict) -> list[Player]:
     """The players a guide measured (a guide made before it measured several: its baseline)."""
     if "players" in params:
         return [Player.from_dict(p) for p in params["players"]]
-    return [Player(params["baseline"], params["baseline"], params.get("baseline_why", ""),
-                   params["baseline_params"])]
+    return [Player(params["baseline"], label_of(params["baseline"]),
+                   params.get("baseline_why", ""), params["baseline_params"])]
 
 
 def advice_rows(results: pl.DataFrame, params: dict) -> pl.DataFrame:
@@ -319,12 +319,13 @@ def guide_verdict(rows: Sequence[dict], skipped: Sequence[dict], players: Sequen
     who = (f"the strong players {_and(names)}" if len(names) > 1 else names[0])
     head = [f"Under {profile}, measured with {who}: {', '.join(counts[:-1])} and "
             f"{counts[-1]}."]
+    whom = "every strong player measured" if len(names) > 1 else names[0]
     if groups[PAYS]:
-        head.append(f"Worth following ({PAYS} for every strong player measured): "
+        head.append(f"Worth following ({PAYS} for {whom}): "
                     + "; ".join(f"{name(i)} ({figures(i)} per deal)" for i in groups[PAYS])
                     + ".")
     if groups[COSTS]:
-        head.append(f"Better not ({COSTS} for every strong player measured): "
+        head.append(f"Better not ({COSTS} for {whom}): "
                     + "; ".join(f"{name(i)} ({figures(i)} per deal)" for i in groups[COSTS])
                     + ".")
     if groups[DEPENDS]:

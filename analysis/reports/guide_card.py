@@ -20,13 +20,21 @@ from analysis.reports.reach import COSTS, DEPENDS, PAYS, UNCLEAR, holds_for_all
 FILE = "card.html"
 
 
-def _line(rows: Sequence[dict]) -> CardLine:
+def _cap(text: str) -> str:
+    return text[:1].upper() + text[1:]
+
+
+def _line(rows: Sequence[dict], avoid: bool = False) -> CardLine:
+    """A line in a player's words: what to do, rather than what; the number is what doing it
+    is worth a deal to the first player (an 'avoid' line says to play the alternative, so its
+    numbers are turned round)."""
     first = rows[0]
-    advice = first["advice"][:1].upper() + first["advice"][1:]
-    if first["alternative"]:
-        advice += f", not: {first['alternative']}"
-    detail = ", ".join(f"{r['player']} {pts(r['diff_deal'], signed=True)}" for r in rows)
-    return CardLine(advice, f"{pts(first['diff_deal'], 0, signed=True)} points a deal",
+    do, instead = ((first["alternative"], first["advice"]) if avoid else
+                   (first["advice"], first["alternative"]))
+    sign = -1.0 if avoid else 1.0
+    detail = ", ".join(f"{r['player']} {pts(sign * r['diff_deal'], signed=True)}" for r in rows)
+    return CardLine(f"{_cap(do)}, rather than {instead}",
+                    f"{pts(sign * first['diff_deal'], 0, signed=True)} points a deal",
                     detail if len(rows) > 1 else "")
 
 
@@ -40,20 +48,22 @@ def card_of(rows: Sequence[dict], players: Sequence[Player], rules_spec: str,
     def lines(kind: str) -> list[CardLine]:
         chosen = [i for i in items if (by[i][0]["holds"] == DEPENDS if kind == DEPENDS else
                                        holds_for_all(by[i][0]["holds"], kind))]
-        return [_line(by[i]) for i in chosen]
+        return [_line(by[i], avoid=kind == COSTS) for i in chosen]
 
     names = [p.label for p in players]
-    games = min((r["games"] for r in rows), default=0)
+    per_player = {r["player"]: r["games"] for r in rows}
+    games = max(per_player.values(), default=0)
+    fewer = "".join(f" ({p}: {g:,})" for p, g in per_player.items() if g != games)
     seats = max((int(r.get("teams", 2)) for r in rows), default=2)
     footnote = (f"Measured by handfoot with {', '.join(names)}: each piece of advice is the "
                 f"player with one habit changed against itself, on the same {games:,} "
-                f"shuffles played {seats} ways; a line is listed as 'do' or 'avoid' only when "
-                "it pays (costs) for every player measured, after Holm's correction over "
-                "every comparison. Points a deal: the first player's, following the advice "
-                "rather than its alternative.")
+                f"shuffles{fewer} played {seats} ways; a line is listed under 'do' or 'avoid' "
+                "only when it pays for every player measured, after Holm's correction over "
+                "every comparison. Points a deal: what playing the line is worth to the first "
+                "player.")
     return Card(title=f"Strategy card: {profile}", rules=rules_spec, rules_id=rules.rules_id,
                 players=names, follow=lines(PAYS), avoid=lines(COSTS),
                 depends=lines(DEPENDS),
-                no_matter=[_line(by[i]).advice for i in items
-                           if holds_for_all(by[i][0]["holds"], UNCLEAR)],
+                no_matter=[f"{_cap(by[i][0]['advice'])} or {by[i][0]['alternative']}"
+                           for i in items if holds_for_all(by[i][0]["holds"], UNCLEAR)],
                 footnote=footnote, report_link="index.html")

@@ -103,18 +103,24 @@ def _under(group: str, player: str) -> str:
 
 
 def why_in_general(chosen: Mapping[str, Sequence[Player]]) -> dict[str, str]:
-    """Why each player was asked, in words that hold for every rule set asked: its own reason
-    where one rule set is asked, else its place on the ladders."""
-    out: dict[str, str] = {}
+    """Why each player was asked, in words true of every rule set it was asked under: its own
+    reason where it plays under one rule set only (or was chosen with --player), else its
+    place on the ladders of those rule sets."""
+    where: dict[str, list[tuple[int, Player]]] = {}
     for players_of_rules in chosen.values():
         for rank, p in enumerate(players_of_rules):
-            if len(chosen) == 1 or p.why.startswith("chosen"):
-                out[p.label] = p.why
-            else:
-                out.setdefault(p.label, ("the strongest fast player measured" if rank == 0
-                                         else "the next strongest fast player measured")
-                               + " for each rule set asked (strategies/ladder.toml; a rule "
-                                 "file: the two players built for it)")
+            where.setdefault(p.label, []).append((rank, p))
+    out = {}
+    for label, seen in where.items():
+        ranks = {rank for rank, _ in seen}
+        first = seen[0][1]
+        if len(seen) == 1 or first.why.startswith("chosen") or len(ranks) > 1:
+            out[label] = first.why
+        else:
+            place = ("the strongest fast player measured" if ranks == {0} else
+                     "the next strongest fast player measured")
+            out[label] = f"{place} for each of the {len(seen)} rule sets it was asked under " \
+                         "(strategies/ladder.toml)"
     return out
 
 
@@ -124,11 +130,27 @@ def players(pairs: Sequence[PairRuns]) -> dict[str, str]:
 
 
 def _who(players: dict[str, str], why: Mapping[str, str]) -> str:
-    """Who the answer is about, in words."""
+    """Who the answer is about, in words generated from who played under each rule set."""
     names = list(dict.fromkeys(players.values()))
     parts = [f"{n} ({why[n]})" if n in why else n for n in names]
-    return ("The strong players asked: " + "; ".join(parts) + ". Each rule set is measured "
-            "with each of them, so the answer says how far it holds whoever the player is.")
+    by_rules: dict[str, list[str]] = {}
+    for group, player in players.items():
+        by_rules.setdefault(profile_of(group, player), []).append(player)
+    counts = {len(v) for v in by_rules.values()}
+    if counts == {1}:
+        reach_words = ("Each rule set is measured with one player, so the answer does not say "
+                       "whether it holds for other players.")
+    elif min(counts) > 1:
+        same = len({tuple(v) for v in by_rules.values()}) == 1
+        whom = "each of them" if same else "its own strong players"
+        reach_words = (f"Each rule set is measured with {whom}, so the answer says how far it "
+                       "holds whoever the strong player is.")
+    else:
+        one = [r for r, v in by_rules.items() if len(v) == 1]
+        reach_words = ("Each rule set is measured with two or more players, except "
+                       + ", ".join(one) + " (one player), so how far the answer holds is said "
+                       "where two or more were measured.")
+    return f"The strong players asked: {'; '.join(parts)}. {reach_words}"
 
 
 def reach_lines(results: pl.DataFrame, who: Mapping[str, str]) -> list[str]:

@@ -135,8 +135,10 @@ def milestones(hist: pl.DataFrame, out: Path, name: str = "milestones.png") -> s
 
 def effect(results: pl.DataFrame, param: str, out: Path, name: str = "sweep.png") -> str:
     """A sweep: A - B per deal and A's win rate against the swept value, error bars 95%."""
-    fig, (diff_ax, win_ax) = plt.subplots(1, 2, figsize=(11, 3.8))
     groups = _groups(results)
+    many = len(groups) > 6  # then one legend beside the plots, and colours that do not repeat
+    fig, (diff_ax, win_ax) = plt.subplots(1, 2, figsize=(13 if many else 11, 3.8))
+    colours = plt.get_cmap("tab20" if many else "tab10")
     for i, group in enumerate(groups):
         g = results.filter(pl.col("group") == group)
         x = np.array([float(v) for v in g["value"].to_list()]) + (i - (len(groups) - 1) / 2) * 0.06
@@ -146,7 +148,7 @@ def effect(results: pl.DataFrame, param: str, out: Path, name: str = "sweep.png"
             m = g[mid].to_numpy() * scale
             err = np.stack([m - g[lo].to_numpy() * scale, g[hi].to_numpy() * scale - m])
             ax.errorbar(x, m, yerr=err, fmt="o", linestyle=_STYLES[i % 4], capsize=3,
-                        label=group)
+                        label=group, color=colours(i % colours.N))
     diff_ax.axhline(0, color="grey", lw=1, ls="--")
     for even in sorted(set(results["even"].to_list()) if "even" in results.columns else {0.5}):
         win_ax.axhline(100 * even, color="grey", lw=1, ls="--")
@@ -156,8 +158,12 @@ def effect(results: pl.DataFrame, param: str, out: Path, name: str = "sweep.png"
     for ax in (diff_ax, win_ax):
         ax.set_xticks(ticks, [f"{t:g}" for t in ticks])
         ax.set_xlabel(param)
-        ax.legend(fontsize=8)
         ax.grid(alpha=0.3)
+    if many:
+        win_ax.legend(fontsize=8, loc="upper left", bbox_to_anchor=(1.02, 1.0))
+    else:
+        for ax in (diff_ax, win_ax):
+            ax.legend(fontsize=8)
     return _save(fig, out, name)
 
 
@@ -303,7 +309,9 @@ def holding(table: pl.DataFrame, out: Path, name: str = "holding.png") -> str:
             ax.errorbar(m[mask], pos[mask], xerr=err[:, mask], fmt="o", ms=3, capsize=2,
                         color=colour)
         ax.axvline(0, color="grey", lw=1, ls="--")
-        ax.set_title(f"{group} ({g['player'][0]})", fontsize=9)
+        player = g["player"][0]
+        ax.set_title(group if group.endswith(f", {player}") else f"{group} ({player})",
+                     fontsize=9)
         ax.set_xlabel("holding - melding, points per decision", fontsize=8)
         ax.grid(axis="x", alpha=0.3)
     for ax in axes[:, 0]:

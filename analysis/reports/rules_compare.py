@@ -38,15 +38,23 @@ PANELS = (("turns_mean", "turns per deal", 1.0, None),
           ("diff_deal", "stronger - weaker, points per deal", 1.0, 0.0))
 
 
+def keys(profiles: Sequence[str]) -> list[str]:
+    """Each rule set's pairing key; a PlayError, before anything is built or played, for rules
+    given twice."""
+    out: list[str] = []
+    for spec in profiles:
+        key = slug(Path(spec).stem if spec.endswith(".toml") else spec)
+        if key in out:
+            raise PlayError(f"rules '{spec}' are given twice")
+        out.append(key)
+    return out
+
+
 def plan(profiles: Sequence[str], strong: Mapping[str, Side], weak: Side) -> list[Pairing]:
     """One pairing per rule set, its stronger strategy (``strong[spec]``) as A."""
-    out, seen = [], set()
-    for spec in profiles:
-        rules, profile = rules_and_profile(spec)
-        key = slug(Path(spec).stem if spec.endswith(".toml") else spec)
-        if key in seen:
-            raise PlayError(f"rules '{spec}' are given twice")
-        seen.add(key)
+    out = []
+    for spec, key in zip(profiles, keys(profiles), strict=True):
+        _, profile = rules_and_profile(spec)
         out.append(Pairing(key=key, a=strong[spec], b=weak, rules=spec, group=profile))
     return out
 
@@ -160,6 +168,7 @@ def build(pairs: list[PairRuns], params: dict, out: Path | None) -> Content:
                 "The stronger strategy: " + ("; ".join(
                     f"{p.pairing.a.label} under {p.pairing.group}" for p in pairs)) + (
                     " (by default each rule set's strongest fast player measured: "
-                    "strategies/ladder.toml, or for a rule file a player tuned for it)."
+                    "strategies/ladder.toml, or for a rule file the stronger of the two players "
+                    "built for it)."
                     if params.get("strong", "").startswith("the strongest") else ".")],
         comparisons=c)

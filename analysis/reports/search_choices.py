@@ -137,9 +137,10 @@ def words(rows: pl.DataFrame, asked: int, search: str) -> list[str]:
         if cases:
             most = max(cases, key=lambda r: r["search_holds"])
             least = min(cases, key=lambda r: r["search_holds"])
-            text += (f" It holds most {most['case']} ({pct(most['search_holds'])} of "
-                     f"{most['positions']:,}) and least {least['case']} "
-                     f"({pct(least['search_holds'])} of {least['positions']:,}).")
+            text += (f" By situation it holds most often at '{most['case']}' "
+                     f"({pct(most['search_holds'])} of {most['positions']:,}) and least often "
+                     f"at '{least['case']}' ({pct(least['search_holds'])} of "
+                     f"{least['positions']:,}).")
         out.append(text)
     return out
 

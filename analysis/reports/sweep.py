@@ -103,22 +103,25 @@ def build(pairs: list[PairRuns], params: dict, out: Path | None) -> Content:
     c = Comparisons.read(pairs, holm=True)
     results = c.results
     param = params["param"]
+    first = pairs[0].pairing
+    player = params.get("player") or first.a.label.rsplit(f" {param}=", 1)[0]
     figs = []
     if out is not None:
-        figs.append(Figure(plots.effect(results, param, out), f"Effect of {param}",
-                           f"A - B per deal and A's win rate for each value of {param} against "
-                           "the same opponent on the same shuffles; bars are 95% intervals "
-                           "(uncorrected; the table gives Holm-corrected p-values)."))
-    first = pairs[0].pairing
+        figs.append(Figure(plots.effect(results, param, out), f"Effect of {param} for {player}",
+                           f"{player} with each value of {param} (A) against "
+                           f"{first.b.label} (B): A - B per deal and A's win rate, on the same "
+                           "shuffles; bars are 95% intervals (uncorrected; the table gives "
+                           "Holm-corrected p-values)."))
+    method = ["Holm's correction (statsmodels multipletests) across the values keeps the "
+              "chance of any false call under 5%."]
+    if params.get("player_why"):
+        method.insert(0, f"The player: {player}, {params['player_why']}.")
     return Content(
-        title=f"Sweep of {param} ({first.group}, against {first.b.label})",
-        question=f"Which value of {param} plays best against {first.b.label}?",
+        title=f"Sweep of {param} for {player} ({first.group}, against {first.b.label})",
+        question=f"Which value of {param} plays best for {player} against {first.b.label}?",
         answer=answer(results, param),
-        sections=[Section("Each value against the same opponent",
+        sections=[Section(f"{player}: each value against the same opponent",
                           results_view(True, (col(param, "text", "value"),),
                                        ranks=many_seats(results)),
                           note="p (Holm): corrected for the number of values swept.")],
-        figures=figs,
-        method=["Holm's correction (statsmodels multipletests) across the values keeps the "
-                "chance of any false call under 5%."],
-        comparisons=c)
+        figures=figs, method=method, comparisons=c)

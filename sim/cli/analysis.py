@@ -135,8 +135,9 @@ def _games_played(pair) -> int:
                       "--against greedy --report hold-sweep")
 @click.option("--strategy", default=None, metavar="NAME|FILE",
               help="Strategy (name or TOML file) to vary  [default: the strongest fast player "
-                   "measured for the rules (strategies/ladder.toml; a rule file: a player "
-                   "tuned for it, built once and kept under --runs-dir)]")
+                   "measured for the rules (strategies/ladder.toml; a rule file: the stronger "
+                   "of a tuned and a learned player built for it once, kept under "
+                   "--runs-dir/players/)]")
 @click.option("--param", "param_text", required=True, metavar="NAME=V1,V2,...",
               help="The parameter and its values, e.g. hold_wilds=0,1,2,3 (a learned player's "
                    "tactician knobs are those of its base policy).")
@@ -168,7 +169,7 @@ def sweep(strategy: str | None, param_text: str, against: str | None, rules_spec
             check_player_spec(strategy)
         player = choose(rules_spec, [strategy] if strategy else [], allow_oracle,
                         runs_dir=runs_dir, jobs=jobs, note=note, count=1,
-                        need_knobs=False, build_scale=build_scale)[0]
+                        need_knobs=False, build_scale=build_scale, option="--strategy")[0]
         param, values = sw.parse_param(param_text, player.spec)
         root = runs_root(runs_dir, "sweep", report_name)
         pairings = sw.plan(player, param, values, against, rules_spec, root / "strategies",
@@ -187,7 +188,8 @@ def sweep(strategy: str | None, param_text: str, against: str | None, rules_spec
 @click.option("--strong", default=None, metavar="NAME|FILE",
               help="The stronger strategy (name or TOML file)  [default: per rule set, the "
                    "strongest fast player measured for it (strategies/ladder.toml; a rule "
-                   "file: a player tuned for it, built once and kept under --runs-dir)]")
+                   "file: the stronger of a tuned and a learned player built for it once, kept "
+                   "under --runs-dir/players/)]")
 @click.option("--weak", default="greedy", show_default=True,
               help="The weaker strategy (name or TOML file).")
 @allow_oracle_option()
@@ -212,6 +214,7 @@ def rules_compare(profiles: tuple[str, ...], strong: str | None, weak: str, allo
     with user_errors():
         if strong is not None:
             check_player_spec(strong)
+        rules_compare.keys(profiles)  # rules given twice: refused before any build
         root = runs_root(runs_dir, "rules-compare", report_name)
         folder = root / "strategies"
         weak_side = side(weak, folder, allow_oracle=allow_oracle)

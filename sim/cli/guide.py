@@ -33,7 +33,8 @@ SEARCH_GAMES = 200
               help="Also measure every piece of advice with the search player (pimc, its "
                    "defaults) on --search-games shuffles: far slower, so fewer games.")
 @click.option("--search-games", type=int, default=SEARCH_GAMES, show_default=True,
-              help="Shuffles per comparison for the search player (--with-search).")
+              help="Shuffles per comparison for a search player (--with-search, or a "
+                   "--player that searches).")
 @click.option("--card", is_flag=True,
               help="Also write the strategy card (card.html, one printed page) into the "
                    "report, linked from it.")
@@ -68,8 +69,7 @@ def guide(rules_spec: str, players: tuple[str, ...], allow_oracle: bool, build_s
     from analysis.reports import guide as gd
 
     check_common(games, seed, jobs, report_name)
-    if with_search:
-        check_games(search_games, least=2)
+    check_games(search_games, least=2)
     with user_errors():
         for spec in players:
             check_player_spec(spec)
@@ -93,6 +93,8 @@ def guide(rules_spec: str, players: tuple[str, ...], allow_oracle: bool, build_s
         pairs = play_pairs(fast, root, seed, games, jobs=jobs, rerun=rerun,
                            progress=progress, note=note)
         if slow:
+            note(f"search players ({', '.join(sorted(search))}) play {search_games:,} "
+                 "shuffles per comparison (--search-games), the fast ones --games")
             pairs += play_pairs(slow, root, seed, search_games, jobs=jobs, rerun=rerun,
                                 progress=progress, note=note)
         params = plan.params(seed, games)

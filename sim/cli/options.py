@@ -65,8 +65,8 @@ def player_options():
                      help="A strong player to measure with (a name or a strategy file); repeat "
                           "for several  [default: the two strongest fast players measured for "
                           "the rules (strategies/ladder.toml: learned, then tuned); for a rule "
-                          "file, a player tuned for it (built once, kept under --runs-dir) "
-                          "and cautious]"),
+                          "file, a tuned and a learned player built for it once (kept under "
+                          "--runs-dir/players/ and reused), the stronger first]"),
         allow_oracle_option(),
         build_scale_option(),
     ])
