@@ -16,9 +16,9 @@ from sim.core.profiles import load_rules
 from tests.runhelpers import cli, file_ids
 
 CLUB = 'base = "standard"\ngoing_out_bonus = 250\n'
-# A small --build-scale: tune 1,200 games (first rung 50 shuffles), learn 90 games, match 20
-# shuffles (every part kept playable: test_every_scale_is_playable).
-SCALE = "0.03"
+# The smallest --build-scale: tune 1,000 games (first rung 41 shuffles), learn 200 games, match
+# 20 shuffles (every part kept playable: test_every_scale_is_playable).
+SCALE = "0.01"
 
 
 def _dirs(root) -> list[str]:
@@ -88,7 +88,7 @@ def test_a_record_without_its_strategy_files_is_refused(club, tmp_path, capsys):
 def test_the_budget_scales_and_keeps_every_part_playable():
     assert pb.scaled(1.0) == pb.DEFAULT
     half = pb.scaled(0.5)
-    assert (half.tune, half.remeasure, half.learn, half.match) == (20_000, 1_000, 1_500, 300)
+    assert (half.tune, half.remeasure, half.learn, half.match) == (20_000, 1_000, 10_000, 300)
     tiny = pb.scaled(0.01)
     assert tiny.remeasure >= 20 and tiny.learn >= 80 and tiny.match >= 20
     assert tiny.seed == pb.DEFAULT.seed
@@ -123,7 +123,7 @@ def test_a_rule_file_builds_its_players_once_then_reuses_them(club, tmp_path, ca
     for name in ("player.json", "tuned.toml", "learned.toml", "model.json"):
         assert (folder / name).is_file(), name
     meta = json.loads((folder / "player.json").read_text())
-    assert meta["rules_id"] == rules_id and meta["budget"]["tune"] == 1_200
+    assert meta["rules_id"] == rules_id and meta["budget"]["tune"] == 1_000
     assert meta["budget"] == {**pb.scaled(float(SCALE)).__dict__}
     labels = {"tuned for club", "learned for club"}
     assert {p["label"] for p in meta["players"]} == labels

@@ -77,7 +77,7 @@ def build_scale_option():
                         show_default=True, metavar="X",
                         help="For rules without a shipped ladder (a rule file): scale the "
                              "budget of building their strong players once (tune 40,000 "
-                             "games, learn 3,000 games, match 600 shuffles) by X.")
+                             "games, learn 20,000 games, match 600 shuffles) by X.")
 
 
 def analysis_options(default_games: int):
