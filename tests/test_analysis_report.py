@@ -20,7 +20,7 @@ from tests.pagecheck import HEIGHT, WIDTH, browser, layout
 
 GAMES = "24"
 POSITIONS = 120  # branched positions per rule set and player in the hold-wild report
-SEARCH_POSITIONS = 6  # of those, positions the search player is asked about, per rule set
+SEARCH_POSITIONS = 3  # of those, positions the search player is asked about, per rule set
 PLAYERS = ("tuned", "cautious")  # fast ones: the default learned player is tested elsewhere
 
 

@@ -177,6 +177,8 @@ def test_a_page_reads_verdict_first(tmp_path):
                                   "<h2>Runs used</h2>")]
     assert at == sorted(at), at
     assert page.count("<details>") == 1 and "<details open>" not in page  # 20 rows: folded
+    # a long verdict shows two paragraphs and folds the rest, above the lead figure
+    assert page.index("<details class='more-verdict'>") < page.index("<img src='guide.png'")
     assert "<summary>20 rows</summary>" in page
     assert "href='card.html'" not in page  # a guide links to its card only where there is one
     with_card = (_guide_like(tmp_path, card=True) / "index.html").read_text(encoding="utf-8")
@@ -193,7 +195,8 @@ def test_a_guide_like_page_fits_a_1280_window(tmp_path):
     seen = layout(folder / "index.html", chromium)
     assert 0 <= seen["verdictTop"] < HEIGHT, seen
     assert seen["scrollWidth"] <= min(WIDTH, seen["clientWidth"]), seen
-    assert len(seen["tables"]) == 3 and seen["folded"] == 1 and seen["openAtFirst"] == 0
+    # folded: the 20-row table and the verdict's paragraphs after the first two
+    assert len(seen["tables"]) == 3 and seen["folded"] == 2 and seen["openAtFirst"] == 0
     for table in seen["tables"]:
         assert table["boxed"] and table["overflow"] == "auto", table
         assert 0 < table["right"] <= WIDTH and table["sticky"] == "sticky", table

@@ -50,8 +50,9 @@ def reports(tmp_path_factory) -> Path:
     dirs = ["--runs-dir", str(root / "runs"), "--reports-dir", str(root / "reports"),
             "--jobs", "1", "--games", "8"]
     handfoot("compare", "tactician", "greedy", "--report", "cmp", *dirs)
-    handfoot("ask", "hold-wild", "--rules", "standard", "--positions", "40",
-             "--search-positions", "20", *dirs)  # the search's choices too, at a few positions
+    handfoot("ask", "hold-wild", "--rules", "standard", "--positions", "40", "--player",
+             "tuned", "--player", "cautious", "--search-positions", "4",
+             *dirs)  # the search's choices too, at a few positions
     assert (root / "reports" / "hold-wild" / "search_choices.csv").is_file()
     return root / "reports"
 
