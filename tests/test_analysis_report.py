@@ -342,7 +342,7 @@ def test_every_report_reads_verdict_first(reports, name):
         assert ("<details open>" in sections[view["csv"]]) == (rows > 12), view["csv"]
 
 
-@pytest.mark.parametrize("name", ["cmp", "hold-wild"])
+@pytest.mark.parametrize("name", NAMES)  # compare, sweep, rules-compare, hold-wild
 def test_a_report_fits_a_1280_window(reports, name, tmp_path):
     """In Chromium at 1280 x 800: the verdict box is on the first screen, the page is no
     wider than the window, every table sits in its own scrolling box inside the page, with

@@ -201,3 +201,25 @@ def test_hold_wild_says_how_far_each_answer_holds():
     one = {"standard, learned": "learned"}
     assert hold_wild.reach_lines(results.filter(pl.col("group") == "standard, learned"),
                                  one) == []  # one player: nothing to compare
+
+
+def test_a_guide_made_before_players_were_measured_still_reads():
+    """Its params name one baseline (a strategy file, say) and no players: it is read as one
+    player, labelled by the file's stem, with one-player words."""
+    from strategies.registry import CAUTIOUS
+
+    old = {"baseline": "my/club-tuned.toml", "baseline_why": "chosen with --baseline",
+           "baseline_params": {k: float(v) for k, v in CAUTIOUS.items()},
+           "items": params([player("x")])["items"], "profile": "standard"}
+    rows = guide.advice_rows(pl.DataFrame([result("black3", 0.46, -104.6, 10.0, 1e-12)]), old)
+    (row,) = rows.to_dicts()
+    assert row["player"] == "club-tuned" and row["holds"] == \
+        "pays for club-tuned (the one player measured)"
+    players = guide.players_of(old)
+    text = guide.guide_verdict(rows.to_dicts(), [], players, "standard")
+    assert text[0].startswith("Under standard, measured with club-tuned: 1 of 1 pieces of "
+                              "advice pay for club-tuned")
+    assert "Worth following (pays for club-tuned)" in text[0]
+    assert card_of(rows.to_dicts(), players, "standard", "standard").follow[0].number == \
+        "+105 points a deal"
+
