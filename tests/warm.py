@@ -18,6 +18,7 @@ def warm() -> float:
 
     check_strategy(load("greedy"), "standard", games=1, redeals=1)
     _warm_learned_kernels()
+    _warm_answer_kernels()
     return time.perf_counter() - start
 
 
@@ -49,6 +50,19 @@ def _warm_learned_kernels() -> None:
             if kind == "mlp" and target == "advantage":  # the folded form's own kernels
                 advantage_base(flat, x, z)
                 candidate_score(flat, x, x, z)
+
+
+def _warm_answer_kernels() -> None:
+    """The hold-wild experiment's kernels as the report tests call them: the branched
+    positions (sim.play.branching.collect_holds) and the search's own choice, which calls the
+    engine's steps and a search player's decision from Python (one position each)."""
+    from analysis.experiments.holding import collect
+    from analysis.experiments.search_choice import ask_search
+    from sim.core.profiles import load_rules
+
+    rules = load_rules("standard")
+    collect(rules, ["cautious"] * rules.players, 1, seed=1, jobs=1)
+    ask_search(rules, "cautious", "pimc", 1, 1)
 
 
 if __name__ == "__main__":
