@@ -17,7 +17,7 @@ from pathlib import Path
 import numpy as np
 
 from analysis.experiments import holding_cache
-from analysis.experiments.pairings import PairRuns, rules_and_profile
+from analysis.experiments.pairings import PairRuns, rules_and_profile, slug
 from analysis.statistics.holding import COLUMNS, N_FEATURES, Collected, HoldEffect, hold_effect
 from sim.core.rules import Rules
 from sim.play import branching as br
@@ -122,14 +122,12 @@ def collect_positions(pairs: Sequence[PairRuns], players: Mapping[str, str], fol
             continue
         seen.add(p.group)
         rules, _ = rules_and_profile(p.rules)
-        found = ensure_positions(folder, _slug(p.group), p.group, players[p.group],
+        found = ensure_positions(folder, slug(p.group), p.group, players[p.group],
                                  p.b.spec, rules, positions, seed, jobs=jobs, rerun=rerun)
         out.append(str(found.path))
     return out
 
 
-def _slug(text: str) -> str:
-    return "".join(ch if ch.isalnum() or ch in "-_" else "-" for ch in text).strip("-")
 
 
 # --- A constructed position ------------------------------------------------------------------

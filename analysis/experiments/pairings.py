@@ -89,6 +89,11 @@ def seating_name(seat: int, teams: int) -> str:
 
 # --- Strategies ---------------------------------------------------------------------------------
 
+def label_of(spec: str) -> str:
+    """A strategy's name in tables and folders: a name as it is, a file by its stem."""
+    return Path(spec).stem if spec.endswith(".toml") else spec
+
+
 def side(spec: str, folder: Path, label: str | None = None, rules: Rules | None = None,
          allow_oracle: bool = False, **params: float) -> Side:
     """A strategy by name or file, optionally with parameters changed.
@@ -122,7 +127,7 @@ def side(spec: str, folder: Path, label: str | None = None, rules: Rules | None 
         if name not in specs:
             known = ", ".join(specs)
             raise PlayError(f"unknown parameter '{name}' (known: {known})")
-    stem = Path(spec).stem if spec.endswith(".toml") else spec
+    stem = label_of(spec)
     shown = label or (stem + "".join(f" {k}={_num(v)}" for k, v in params.items()))
     if not info.parametric:
         if spec.endswith(".toml"):

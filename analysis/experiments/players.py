@@ -21,7 +21,7 @@ import dataclasses
 from dataclasses import dataclass
 from pathlib import Path
 
-from analysis.experiments.pairings import PlayError, Side, side, strategy_file
+from analysis.experiments.pairings import PlayError, Side, label_of, side, strategy_file
 from sim.core.rules import Rules
 from strategies.per_profile import is_per_profile, resolve_spec
 from strategies.registry import (
@@ -54,11 +54,6 @@ class Player:
     @classmethod
     def from_dict(cls, d: dict) -> Player:
         return cls(**d)
-
-
-def label_of(spec: str) -> str:
-    """A strategy's name in tables: a name as it is, a file by its stem."""
-    return Path(spec).stem if spec.endswith(".toml") else spec
 
 
 def knobs_of(info: StrategyInfo) -> dict[str, float]:

@@ -16,6 +16,11 @@ from dataclasses import dataclass
 import polars as pl
 
 
+def cap(text: str) -> str:
+    """``text`` with its first letter capitalised (the rest as it is)."""
+    return text[:1].upper() + text[1:]
+
+
 def pct(x: float, digits: int = 1) -> str:
     """A share as a percentage (n/a for a missing number)."""
     return "n/a" if x is None or math.isnan(x) else f"{100 * x:.{digits}f}%"

@@ -32,16 +32,23 @@ from pathlib import Path
 
 import polars as pl
 
-from analysis.experiments.pairings import Pairing, PairRuns, rules_and_profile, slug
-from analysis.experiments.players import Player, knob_side, label_of
+from analysis.experiments.pairings import Pairing, PairRuns, label_of, rules_and_profile, slug
+from analysis.experiments.players import Player, knob_side
 from analysis.reports import plots
 from analysis.reports.content import Comparisons, Content, Figure, Section
-from analysis.reports.fmt import View, col, many_seats, pct, pts, results_view
-from analysis.reports.reach import COSTS, DEPENDS, PAYS, UNCLEAR, holds_for_all, reach
+from analysis.reports.fmt import View, cap, col, many_seats, pct, pts, results_view
+from analysis.reports.reach import (
+    COSTS,
+    DEPENDS,
+    PAYS,
+    UNCLEAR,
+    WORDS,
+    holds_for_all,
+    reach,
+)
 from analysis.reports.verdict import ALPHA, call
 from sim.core.rules import Rules
 
-WORDS = {"better": PAYS, "worse": COSTS, "unclear": UNCLEAR}
 QUESTION = ("Which pieces of the usual tactics advice make strong players win more under "
             "these rules, which cost, which make no measurable difference, and does the "
             "answer hold whoever the strong player is?")
@@ -275,10 +282,6 @@ def _plays(way: str, player: str) -> str:
             "neither": f"{player} plays neither side"}[way]
 
 
-def _cap(text: str) -> str:
-    return text[:1].upper() + text[1:]
-
-
 def _and(names: Sequence[str]) -> str:
     return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
 
@@ -350,7 +353,7 @@ def guide_verdict(rows: Sequence[dict], skipped: Sequence[dict], players: Sequen
                 line += (f"; {r['player']} would gain by "
                          + ("following it" if r["verdict"] == PAYS else "dropping it"))
             parts.append(line)
-        out.append(f"{_cap(first['advice'])} against {first['alternative']}: "
+        out.append(f"{cap(first['advice'])} against {first['alternative']}: "
                    f"{first['holds']}. " + "; ".join(parts) + ".")
     if skipped:
         out.append("Not measured under " + profile + ": " + "; ".join(

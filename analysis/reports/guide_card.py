@@ -14,14 +14,10 @@ from collections.abc import Sequence
 from analysis.experiments.pairings import rules_and_profile
 from analysis.experiments.players import Player
 from analysis.reports.card import Card, CardLine
-from analysis.reports.fmt import pts
+from analysis.reports.fmt import cap, pts
 from analysis.reports.reach import COSTS, DEPENDS, PAYS, UNCLEAR, holds_for_all
 
 FILE = "card.html"
-
-
-def _cap(text: str) -> str:
-    return text[:1].upper() + text[1:]
 
 
 def _line(rows: Sequence[dict], avoid: bool = False) -> CardLine:
@@ -33,7 +29,7 @@ def _line(rows: Sequence[dict], avoid: bool = False) -> CardLine:
                    (first["advice"], first["alternative"]))
     sign = -1.0 if avoid else 1.0
     detail = ", ".join(f"{r['player']} {pts(sign * r['diff_deal'], signed=True)}" for r in rows)
-    return CardLine(f"{_cap(do)}, rather than {instead}",
+    return CardLine(f"{cap(do)}, rather than {instead}",
                     f"{pts(sign * first['diff_deal'], 0, signed=True)} points a deal",
                     detail if len(rows) > 1 else "")
 
@@ -64,6 +60,6 @@ def card_of(rows: Sequence[dict], players: Sequence[Player], rules_spec: str,
     return Card(title=f"Strategy card: {profile}", rules=rules_spec, rules_id=rules.rules_id,
                 players=names, follow=lines(PAYS), avoid=lines(COSTS),
                 depends=lines(DEPENDS),
-                no_matter=[f"{_cap(by[i][0]['advice'])} or {by[i][0]['alternative']}"
+                no_matter=[f"{cap(by[i][0]['advice'])} or {by[i][0]['alternative']}"
                            for i in items if holds_for_all(by[i][0]["holds"], UNCLEAR)],
                 footnote=footnote, report_link="index.html")

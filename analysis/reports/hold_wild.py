@@ -32,8 +32,7 @@ from analysis.experiments.players import Player, knob_side
 from analysis.reports import plots, search_choices
 from analysis.reports.content import Comparisons, Content, Figure, Section
 from analysis.reports.fmt import View, col, many_seats, pct, pts, results_view
-from analysis.reports.guide import WORDS
-from analysis.reports.reach import reach
+from analysis.reports.reach import WORDS, reach
 from analysis.reports.verdict import call, verdict, wilds
 from analysis.statistics.holding import (
     F_WILDS_HELD,

@@ -13,6 +13,7 @@ from collections.abc import Sequence
 
 PAYS, COSTS, UNCLEAR = "pays", "costs", "no measurable difference"
 DEPENDS = "depends on the player"
+WORDS = {"better": PAYS, "worse": COSTS, "unclear": UNCLEAR}  # a comparison's call, in words
 
 
 def reach(calls: Sequence[str], players: Sequence[str]) -> str:

@@ -18,6 +18,7 @@ from analysis.experiments.pairings import (
     PairRuns,
     PlayError,
     Side,
+    label_of,
     rules_and_profile,
     slug,
 )
@@ -43,7 +44,7 @@ def keys(profiles: Sequence[str]) -> list[str]:
     given twice."""
     out: list[str] = []
     for spec in profiles:
-        key = slug(Path(spec).stem if spec.endswith(".toml") else spec)
+        key = slug(label_of(spec))
         if key in out:
             raise PlayError(f"rules '{spec}' are given twice")
         out.append(key)

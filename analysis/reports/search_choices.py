@@ -28,6 +28,7 @@ from analysis.statistics.holding import (
     F_WILDS_HELD,
     F_WILDS_MELDED,
     MIN_PER_GROUP,
+    N_FEATURES,
     SITUATIONS,
     Collected,
     hold_effect,
@@ -52,8 +53,7 @@ def joined(choices: pl.DataFrame, c: Collected) -> tuple[pl.DataFrame, np.ndarra
                 int(b[F_WILDS_MELDED]) == int(r["player_wilds"]):
             keep.append(k)
             rows.append(b)
-    width = c.rows.shape[1] if c.rows.ndim == 2 else 13
-    return choices[keep], (np.array(rows) if rows else np.zeros((0, width)))
+    return choices[keep], (np.array(rows) if rows else np.zeros((0, N_FEATURES)))
 
 
 def _share(mask: np.ndarray, games: np.ndarray) -> tuple[float, float, float]:
