@@ -196,7 +196,7 @@ def test_ask_hold_wild_prints_a_verdict_built_from_its_table(reports):
 
 def test_ask_hold_wild_names_the_players_and_how_far_it_holds(reports):
     from analysis.reports.hold_wild import PROFILES
-    from analysis.reports.reach import DEPENDS
+    from analysis.reports.reach import DEPENDS, MIXED, kind_of
 
     out = reports["out"]["ask"]
     table = pl.read_csv(reports["hold-wild"] / "results.csv")
@@ -210,10 +210,10 @@ def test_ask_hold_wild_names_the_players_and_how_far_it_holds(reports):
             assert set(rows["a"]) == {f"{player} hold {v}" for v in (1, 2, 3)}
     lines = out.splitlines()
     assert lines[3].startswith("How far it holds, whoever the strong player: ")
-    labels = re.findall(r"wilds? back: ([a-z ]+) \(", lines[3])
-    assert len(labels) == 18 and set(labels) <= {
+    labels = re.findall(r"wilds? back: (.+?) \((?:tuned|cautious) [+-]", lines[3])
+    assert len(labels) == 18 and all(kind_of(label) == MIXED for label in set(labels) - {
         "pays for every strong player measured", "costs for every strong player measured",
-        "no measurable difference for any strong player measured", DEPENDS}
+        "no measurable difference for any strong player measured", DEPENDS}), labels
     assert lines[4].startswith("The strong players asked: tuned (chosen with --player)")
 
 

@@ -15,7 +15,7 @@ import pytest
 
 from analysis.experiments.players import Player
 from analysis.reports import guide
-from analysis.reports.reach import DEPENDS
+from analysis.reports.reach import DEPENDS, MIXED, each, kind_of
 from sim.core.cards import KIND_INDEX
 from sim.core.enums import Decision
 from sim.core.profiles import get_profile
@@ -248,20 +248,24 @@ def test_holm_covers_every_comparison_of_both_players(standard):
     assert results.height == rows.height == 2 * len(items) == 18
     assert sorted(rows["player"].to_list()) == ["learned"] * 9 + ["tuned"] * 9
     assert set(rows["item"]) == {i["key"] for i in items}
-    every = multipletests(results["p_value"].to_numpy(), method="holm")[1]
-    assert np.allclose(results["p_holm"].to_numpy(), every)
+    between = pl.read_csv(report / "between.csv")  # learned - tuned, one per piece of advice
+    assert between.height == 9 and between["paired"].all()  # the same seed: the same shuffles
+    every = multipletests(np.concatenate([results["p_value"].to_numpy(),
+                                          between["p_value"].to_numpy()]), method="holm")[1]
+    assert np.allclose(results["p_holm"].to_numpy(), every[:18])
+    assert np.allclose(between["p_holm"].to_numpy(), every[18:])
     per_player = np.empty(results.height)
     for who in ("learned", "tuned"):
         mine = results["key"].str.starts_with(f"{who}--").to_numpy()
         assert mine.sum() == 9
         per_player[mine] = multipletests(results["p_value"].to_numpy()[mine],
                                          method="holm")[1]
-    if not np.allclose(per_player, every):  # the family is every comparison, not one player's
+    if not np.allclose(per_player, every[:18]):  # the family is every test, not one player's
         assert not np.allclose(results["p_holm"].to_numpy(), per_player)
     by_key = dict(zip(results["key"], results["p_holm"], strict=True))
     assert np.allclose(rows["p_holm"].to_numpy(), [by_key[k] for k in rows["key"]])
-    assert "corrected for all 18 comparisons of the page (9 pieces of advice x 2 players, " \
-           "Holm)" in out
+    assert "corrected for all 27 tests of the page (9 pieces of advice x 2 players, and 9 " \
+           "differences between players, Holm)" in out
 
 
 def test_the_report_names_both_players_and_how_far_each_verdict_holds(standard):
@@ -277,18 +281,23 @@ def test_the_report_names_both_players_and_how_far_each_verdict_holds(standard):
     assert [p["label"] for p in manifest["params"]["players"]] == ["learned", "tuned"]
     assert set(manifest["params"]["pairing_players"].values()) == {"learned", "tuned"}
     assert len(manifest["runs"]) == 2 * 18  # every comparison in both seatings
-    allowed = {"pays for every strong player measured", "costs for every strong player measured",
-               "no measurable difference for any strong player measured", DEPENDS}
     held = pl.read_csv(report / "holds.csv")
     assert "holds" in held.columns and held.height == 9
-    assert set(held["holds"]) <= allowed
     assert all(f.count("learned ") == 1 and f.count("tuned ") == 1 for f in held["figures"])
     rows = pl.read_csv(report / "guide.csv")
+    between = pl.read_csv(report / "between.csv")
     assert set(rows["verdict"]) <= {guide.PAYS, guide.COSTS, guide.UNCLEAR}
-    for item in held["item"]:  # the label is the one the two players' calls give
+    for item in held["item"]:  # the label: the two players' calls and their difference
         calls = rows.filter(pl.col("item") == item)["verdict"].to_list()
         label = held.filter(pl.col("item") == item)["holds"][0]
-        assert (label == DEPENDS) == (len(set(calls)) > 1), (item, calls, label)
+        (p_between,) = between.filter(pl.col("item") == item)["p_holm"].to_list()
+        differ = len(set(calls)) > 1 and p_between < 0.05
+        assert (label == DEPENDS) == differ, (item, calls, p_between, label)
+        if len(set(calls)) == 1:
+            assert kind_of(label) == calls[0], (item, label)
+        elif not differ:
+            assert kind_of(label) == MIXED and label.startswith(each(calls, ["learned",
+                                                                             "tuned"]))
     card = (report / "card.html").read_text(encoding="utf-8")
     assert "Strategy card: standard" in card and "learned" in card and "tuned" in card
 

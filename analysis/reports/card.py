@@ -2,7 +2,9 @@
 
 Each line is a piece of advice in a player's words and one number (what following it is
 worth); the lines fall into what to do (it pays for every strong player measured), what to
-avoid (it costs for every one), what depends on the player, and what does not matter. The card
+avoid (it costs for every one), what depends on the player (players that differ measurably),
+what pays or costs for some players only (the players not shown to differ), and what does not
+matter. The card
 is the template card.html.j2 (analysis/reports/templates), laid out to print on one A4 or Letter
 page, and shown on a screen as a card. Plain Python: building and writing a card loads no
 compiled code.
@@ -10,7 +12,7 @@ compiled code.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from analysis.reports import templating
@@ -41,6 +43,8 @@ class Card:
     no_matter: list[str]  # what does not matter (advice in words)
     footnote: str  # how it was measured, one or two sentences
     report_link: str = ""  # relative link to the guide report ("index.html")
+    # pays or costs for some players, not others, the players not shown to differ
+    mixed: list[CardLine] = field(default_factory=list)
 
 
 def render_card(card: Card) -> str:

@@ -12,10 +12,14 @@ advice, A plays the alternative; where it follows neither (a player holding one 
 measured on holding two), A follows the advice and B is the player playing the alternative.
 
 Every effect is reported the same way round: following the advice relative to playing the
-alternative (positive points per deal: the advice pays). The p-values are Holm-corrected
-across every comparison of the page, all players together, and each piece of advice is
-labelled by how far its verdict holds (analysis.reports.reach): it pays (or costs) for every
-strong player measured, depends on the player, or makes no measurable difference for any.
+alternative (positive points per deal: the advice pays). Where two players measured the same
+advice on the same shuffles, the difference of their effects is tested shuffle by shuffle
+(analysis.reports.reach.between). The p-values are Holm-corrected across every comparison and
+every such difference of the page, all players together, and each piece of advice is labelled
+by how far its verdict holds (analysis.reports.reach): it pays (or costs) for every strong
+player measured, makes no measurable difference for any, depends on the player (two players
+whose calls differ differ significantly), or, where the calls differ but the players are not
+shown to differ, the label says what each player showed.
 
 Every alternative is a way a sensible player plays: holding a wild never keeps a player from
 opening (the tactician holds only once the partnership has opened and made its wild books),
@@ -36,16 +40,23 @@ from analysis.experiments.pairings import Pairing, PairRuns, label_of, rules_and
 from analysis.experiments.players import Player, knob_side
 from analysis.reports import plots
 from analysis.reports.content import Comparisons, Content, Figure, Section
-from analysis.reports.fmt import View, cap, col, many_seats, pct, pts, results_view
+from analysis.reports.fmt import View, cap, col, many_seats, pct, pts, pval, results_view
 from analysis.reports.reach import (
     COSTS,
     DEPENDS,
+    MIXED,
     PAYS,
     UNCLEAR,
     WORDS,
-    holds_for_all,
+    Effect,
+    between,
+    between_view,
+    kind_of,
+    one_family,
     reach,
+    tested,
 )
+from analysis.reports.tables import Analysed
 from analysis.reports.verdict import ALPHA, call
 from sim.core.rules import Rules
 
@@ -199,21 +210,47 @@ def players_of(params: dict) -> list[Player]:
                    params.get("baseline_why", ""), params["baseline_params"])]
 
 
-def advice_rows(results: pl.DataFrame, params: dict) -> pl.DataFrame:
+def _owner(key: str, value: str, params: dict) -> tuple[Advice, str]:
+    """The piece of advice and the player of the pairing ``key`` (its ``value``: the advice's
+    key)."""
+    items = {i["key"]: Advice(**i) for i in params["items"]}
+    owners = params.get("pairing_players", {})
+    return items[value or key], owners.get(key, players_of(params)[0].label)
+
+
+def _sign(item: Advice, base: dict[str, float]) -> float:
+    """+1 where A of the pairing follows the advice, -1 where it plays the alternative (the
+    player B follows the advice), so that sign x (A - B) is following it minus not."""
+    return -1.0 if follows(item, base) == "advice" else 1.0
+
+
+def player_effects(items: Sequence[Analysed], params: dict) -> list[Effect]:
+    """Each pairing as a player's effect of a piece of advice, the advice's way round, with
+    its per-shuffle margins (for the difference between players, ``reach.between``)."""
+    knobs = {p.label: p.knobs for p in players_of(params)}
+    out = []
+    for a in items:
+        item, player = _owner(a.pair.pairing.key, a.pair.pairing.value, params)
+        out.append(Effect(item.key, player, a.diffs, _sign(item, knobs[player]), a.shuffles,
+                          a.result.deals_per_game))
+    return out
+
+
+def advice_rows(results: pl.DataFrame, params: dict,
+                differences: pl.DataFrame | None = None) -> pl.DataFrame:
     """The results table turned the advice's way round, one row per piece of advice and
     player, sorted by the size of the first player's effect on points per deal (largest
-    first), each advice's players together in the order measured."""
+    first), each advice's players together in the order measured; ``holds`` is its label
+    (``reach``) from the players' calls and ``differences``, the between-player tests of the
+    same Holm family (``reach.one_family``; none: the players' effects were not compared)."""
     players = players_of(params)
     knobs = {p.label: p.knobs for p in players}
-    owners = params.get("pairing_players", {})
-    items = {i["key"]: Advice(**i) for i in params["items"]}
     rows = []
     for r in results.iter_rows(named=True):
-        item = items[r.get("value") or r["key"]]
-        player = owners.get(r["key"], players[0].label)
+        item, player = _owner(r["key"], r.get("value") or "", params)
         base = knobs[player]
         way = follows(item, base)
-        sign = -1.0 if way == "advice" else 1.0  # A plays the alternative where B follows
+        sign = _sign(item, base)  # A plays the alternative where B follows
         teams = int(r.get("teams", 2))
         lo, hi = sorted((_win(r["win_low"], sign, teams), _win(r["win_high"], sign, teams)))
         row = {"advice": item.advice, "alternative": item.alternative, "knob": item.knob,
@@ -235,10 +272,24 @@ def advice_rows(results: pl.DataFrame, params: dict) -> pl.DataFrame:
     rows.sort(key=lambda x: (-lead.get(x["item"], abs(x["diff_deal"])), x["item"],
                              order.index(x["player"])))
     out = pl.DataFrame(rows)
+    tests = [] if differences is None else differences.to_dicts()
     labels = {item: reach([r["verdict"] for r in rows if r["item"] == item],
-                          [r["player"] for r in rows if r["item"] == item])
+                          [r["player"] for r in rows if r["item"] == item],
+                          [t for t in tests if t["unit"] == item])
               for item in dict.fromkeys(r["item"] for r in rows)}
     return out.with_columns(pl.col("item").replace_strict(labels).alias("holds"))
+
+
+def between_rows(differences: pl.DataFrame, rows: pl.DataFrame) -> pl.DataFrame:
+    """The between-player tests with the advice they are about, in the order of ``rows``."""
+    first = {r["item"]: r for r in reversed(rows.to_dicts())}
+    order = list(dict.fromkeys(rows["item"].to_list()))
+    out = [{"advice": first[t["unit"]]["advice"],
+            "alternative": first[t["unit"]]["alternative"], "item": t["unit"], **t}
+           for t in sorted(differences.to_dicts(), key=lambda t: order.index(t["unit"]))
+           if t["unit"] in first]
+    return pl.DataFrame(out, schema={"advice": pl.String, "alternative": pl.String,
+                                     "item": pl.String, **differences.schema})
 
 
 def _win(share: float, sign: float, teams: int) -> float:
@@ -247,9 +298,11 @@ def _win(share: float, sign: float, teams: int) -> float:
     return share if sign > 0 else (1.0 - share) / (teams - 1)
 
 
-def held_rows(rows: pl.DataFrame) -> pl.DataFrame:
-    """One row per piece of advice: how far its verdict holds and each player's figure, in the
-    order of ``rows`` (the first player's largest effect first)."""
+def held_rows(rows: pl.DataFrame, differences: pl.DataFrame | None = None) -> pl.DataFrame:
+    """One row per piece of advice: how far its verdict holds, each player's figure and each
+    difference between players (``differences``, after ``reach.one_family``), in the order of
+    ``rows`` (the first player's largest effect first)."""
+    tests = [] if differences is None else differences.to_dicts()
     out = []
     for item in dict.fromkeys(rows["item"].to_list()):
         mine = rows.filter(pl.col("item") == item).to_dicts()
@@ -257,10 +310,22 @@ def held_rows(rows: pl.DataFrame) -> pl.DataFrame:
         out.append({"advice": first["advice"], "alternative": first["alternative"],
                     "item": item, "holds": first["holds"],
                     "figures": "; ".join(_figure(r) for r in mine),
+                    "between": "; ".join(_difference(t) for t in tests if t["unit"] == item),
                     "diff_deal": first["diff_deal"], "diff_deal_low": first["diff_deal_low"],
                     "diff_deal_high": first["diff_deal_high"],
                     "players": ", ".join(r["player"] for r in mine)})
     return pl.DataFrame(out)
+
+
+def _difference(test: dict, p: bool = False) -> str:
+    """A between-player test in words: 'learned - tuned: -110.0 (-130.0 to -90.0), the
+    effects differ' (with ``p``, its corrected p-value too)."""
+    if not test["paired"]:
+        return f"{test['players']}: {test['verdict']}"
+    return (f"{test['players']}: {pts(test['diff_deal'], signed=True)} "
+            f"({pts(test['diff_deal_low'], signed=True)} to "
+            f"{pts(test['diff_deal_high'], signed=True)}"
+            + (f"; p Holm {pval(test['p_holm'])}" if p else "") + f"), {test['verdict']}")
 
 
 def _figure(row: dict) -> str:
@@ -287,11 +352,16 @@ def _and(names: Sequence[str]) -> str:
 
 
 def guide_verdict(rows: Sequence[dict], skipped: Sequence[dict], players: Sequence[Player],
-                  profile: str) -> list[str]:
+                  profile: str, differences: Sequence[dict] = ()) -> list[str]:
     """Paragraphs, every word chosen by the numbers: the headline (how far each piece of
     advice holds across the players), one sentence per piece of advice with each player's
-    figure, what was not measured, and how sure it is. ``rows`` are ``advice_rows``' (one
-    per piece of advice and player, with ``holds``)."""
+    figure and each difference between players, what was not measured, and how sure it is.
+    ``rows`` are ``advice_rows``' (one per piece of advice and player, with ``holds``),
+    ``differences`` the between-player tests of the same Holm family (``reach.one_family``).
+
+    Advice whose players' calls differ but whose players do not measurably differ (or were
+    not compared) is said in its own sentence, each player's call given: neither 'whatever
+    the player' nor 'depends on the player' would be true of it."""
     if not rows:
         return [f"Nothing to measure under {profile}: every piece of advice plays the same as "
                 "its alternative there."]
@@ -308,15 +378,17 @@ def guide_verdict(rows: Sequence[dict], skipped: Sequence[dict], players: Sequen
     def figures(i: str) -> str:
         return ", ".join(f"{r['player']} {pts(r['diff_deal'], signed=True)}" for r in by[i])
 
-    groups = {k: [i for i in items if holds_for_all(by[i][0]["holds"], k)]
-              for k in (PAYS, COSTS, UNCLEAR)}
-    groups[DEPENDS] = [i for i in items if by[i][0]["holds"] == DEPENDS]
+    groups = {k: [i for i in items if kind_of(by[i][0]["holds"]) == k]
+              for k in (PAYS, COSTS, UNCLEAR, DEPENDS, MIXED)}
     n = len(items)
     every = "whatever the player" if len(names) > 1 else f"for {names[0]}"
     counts = [f"{len(groups[PAYS])} of {n} pieces of advice pay {every}",
               f"{len(groups[COSTS])} cost {every}"]
     if len(names) > 1:
         counts.append(f"{len(groups[DEPENDS])} depend on the player")
+        if groups[MIXED]:
+            counts.append(f"{len(groups[MIXED])} pay or cost for some players only (the "
+                          "players not shown to differ)")
     counts.append(f"{len(groups[UNCLEAR])} make no measurable difference"
                   + (" for any" if len(names) > 1 else ""))
     who = (f"the strong players {_and(names)}" if len(names) > 1 else names[0])
@@ -336,6 +408,11 @@ def guide_verdict(rows: Sequence[dict], skipped: Sequence[dict], players: Sequen
             f"{name(i)} (" + ", ".join(f"{r['player']} {pts(r['diff_deal'], signed=True)}, "
                                        f"{r['verdict']}" for r in by[i]) + ")"
             for i in groups[DEPENDS]) + ".")
+    if groups[MIXED]:
+        head.append("For some players only, the players not shown to differ: " + "; ".join(
+            f"{name(i)} (" + ", ".join(f"{r['player']} {pts(r['diff_deal'], signed=True)}, "
+                                       f"{r['verdict']}" for r in by[i]) + ")"
+            for i in groups[MIXED]) + ".")
     if groups[UNCLEAR]:
         head.append("Too close to call at this number of games: "
                     + "; ".join(name(i) for i in groups[UNCLEAR]) + ".")
@@ -353,6 +430,8 @@ def guide_verdict(rows: Sequence[dict], skipped: Sequence[dict], players: Sequen
                 line += (f"; {r['player']} would gain by "
                          + ("following it" if r["verdict"] == PAYS else "dropping it"))
             parts.append(line)
+        parts += [f"the difference of their effects, {_difference(t, p=True)}"
+                  for t in differences if t["unit"] == i]
         out.append(f"{cap(first['advice'])} against {first['alternative']}: "
                    f"{first['holds']}. " + "; ".join(parts) + ".")
     if skipped:
@@ -365,6 +444,14 @@ def guide_verdict(rows: Sequence[dict], skipped: Sequence[dict], players: Sequen
     half = max((r["diff_deal_high"] - r["diff_deal_low"]) / 2 for r in rows)
     where = "partnership" if seats == 2 else "partnership or seat"
     except_ = ("; " + ", ".join(f"{p}: {g:,}" for p, g in fewer.items())) if fewer else ""
+    extra = tested(differences)
+    what = f"{n} pieces of advice x {len(names)} player{'s' if len(names) != 1 else ''}"
+    if extra:
+        what += f", and {extra} difference{'s' if extra != 1 else ''} between players"
+    family = f"{'tests' if extra else 'comparisons'} of the page ({what}, Holm)"
+    apart = (" Two players are said to differ (the advice depends on the player) only when "
+             "the difference of their effects, paired shuffle by shuffle and corrected in the "
+             "same family, is under it too." if len(names) > 1 else "")
     out.append(
         f"How sure: each piece of advice was a paired comparison, for each player, of the "
         f"player with one knob changed against the player, on the same {games:,} shuffled "
@@ -372,9 +459,8 @@ def guide_verdict(rows: Sequence[dict], skipped: Sequence[dict], players: Sequen
         f"the changed player in each {where} ({seats * games:,} games). All intervals are "
         f"95%. A "
         f"piece of advice is said to pay or cost for a player only when its p-value, "
-        f"corrected for all {len(rows)} comparisons of the page ({n} pieces of advice x "
-        f"{len(names)} player{'s' if len(names) != 1 else ''}, Holm), is under {ALPHA:g}, so "
-        f"the chance that any of these calls is a false alarm is under 5%. Effects smaller "
+        f"corrected for all {len(rows) + extra} {family}, is under {ALPHA:g}, so the chance "
+        f"that any of these calls is a false alarm is under 5%.{apart} Effects smaller "
         f"than about {pts(half)} points per deal (the widest half-interval here) cannot be "
         "told apart from no difference at this number of games; more games (--games) narrow "
         "every interval in proportion to one over the square root of the games played.")
@@ -436,7 +522,9 @@ def held_view() -> View:
     return View("holds.csv", (
         col("advice", "text", "advice"), col("instead of", "text", "alternative"),
         col("how far it holds", "text", "holds"),
-        col("each player: points per deal (95% CI), verdict", "text", "figures")))
+        col("each player: points per deal (95% CI), verdict", "text", "figures"),
+        col("between the players: difference of their effects per deal (95% CI)", "text",
+            "between")))
 
 
 def guide_view(ranks: bool) -> View:
@@ -454,17 +542,21 @@ def guide_view(ranks: bool) -> View:
 
 def build(pairs: list[PairRuns], params: dict, out: Path | None) -> Content:
     """Every piece of advice the advice's way round for every player, how far each verdict
-    holds, largest effect first, with a verdict in words."""
+    holds (with the difference between the players, paired by shuffle, in the page's one Holm
+    family), largest effect first, with a verdict in words."""
     measured = Comparisons.read(pairs, holm=True)
-    results = measured.results
-    rows = advice_rows(results, params)
+    tests = between(player_effects(measured.items, params))
+    results, differences = one_family(measured.results, tests)
+    measured = Comparisons(measured.items, results)
+    rows = advice_rows(results, params, differences)
+    differences = between_rows(differences, rows)
     players = players_of(params)
     names = _and([p.label for p in players])
     profile = params["profile"]
     skipped = pl.DataFrame(params["skipped"],
                            schema={k: pl.String for k in ("advice", "alternative", "knob",
                                                           "reason")})
-    held = held_rows(rows)
+    held = held_rows(rows, differences)
     ranks = many_seats(results)
     figs = []
     if out is not None:
@@ -481,13 +573,25 @@ def build(pairs: list[PairRuns], params: dict, out: Path | None) -> Content:
                 held_view(),
                 note="A piece of advice pays (or costs) for every strong player measured when "
                      "each player's comparison says so after Holm's correction over every "
-                     "comparison on the page; otherwise it depends on the player, or makes no "
-                     "measurable difference for any."),
+                     "test on the page, and makes no measurable difference for any when none "
+                     "does. It depends on the player only when two players whose calls differ "
+                     "differ measurably: the difference of their effects, paired shuffle by "
+                     "shuffle, is significant in the same family. Otherwise the label says "
+                     "what each player showed."),
         Section(f"The advice under {profile}, each player, largest effect first",
                 guide_view(ranks),
                 note="Effects are those of following the advice relative to playing "
                      "the alternative; 'player plays' says which side the player takes "
-                     "as it stands. p (Holm): corrected for every comparison on the page.")]
+                     "as it stands. p (Holm): corrected for every test on the page.")]
+    if differences.height:
+        sections.append(Section(
+            "Between the players: the difference of their effects", between_view(
+                (col("advice", "text", "advice"), col("instead of", "text", "alternative"))),
+            note="The first player's effect of following the advice minus the second's, per "
+                 "shuffle (both played the same shuffles, same rules and seed), then its mean "
+                 "and 95% t-interval over the shuffles; p (Holm): corrected for every test on "
+                 "the page. Two players whose calls differ are said to differ only when this "
+                 "is significant.", in_summary=False))
     if len(skipped):
         sections.append(Section("Not measured", View("skipped.csv", (
             col("advice", "text", "advice"), col("instead of", "text", "alternative"),
@@ -498,6 +602,8 @@ def build(pairs: list[PairRuns], params: dict, out: Path | None) -> Content:
                 note="A against B as played; the advice table above turns these round where "
                      "A plays the alternative.", in_summary=False)]
     tables = {"holds.csv": held, "guide.csv": rows}
+    if differences.height:
+        tables["between.csv"] = differences
     if len(skipped):
         tables["skipped.csv"] = skipped
     method = [
@@ -519,11 +625,19 @@ def build(pairs: list[PairRuns], params: dict, out: Path | None) -> Content:
         "Every alternative is a sensible way to play: a held wild never keeps a player "
         "from opening, and a player not blocking still discards black threes, as low "
         "cards; advice whose two sides play identically under the rules is not played.",
-        "Holm's correction across every comparison of the page, all players together "
-        "(statsmodels multipletests); advice is said to pay or cost for a player only when "
-        "its corrected p is under 0.05. How far it holds: 'pays (costs) for every strong "
-        "player measured' when every player's call is the same, 'depends on the player' "
-        "otherwise; the words are generated from these numbers."]
+        "Between the players: for each piece of advice and two players, the first's effect "
+        "minus the second's, shuffle by shuffle over the shuffles both played (same rules and "
+        "seed), with a t-interval and t-test over the shuffles like every comparison's "
+        "(analysis.reports.reach.between); players not on the same shuffles are not "
+        "compared, and the page says so.",
+        "Holm's correction across every comparison and every difference between players of "
+        "the page, all players together (statsmodels multipletests); advice is said to pay "
+        "or cost for a player only when its corrected p is under 0.05. How far it holds: "
+        "'pays (costs) for every strong player measured' when every player's call is the "
+        "same; 'depends on the player' only when two players whose calls differ differ "
+        "significantly (corrected p of their difference under 0.05); otherwise what each "
+        "player showed ('pays for learned; no measurable difference for tuned') and why the "
+        "players are not said to differ. The words are generated from these numbers."]
     for p in players:
         knobs = ", ".join(f"{k} = {v:g}" for k, v in p.knobs.items())
         method.append(f"{p.label}'s tactician knobs (a learned player's: its base policy's): "
@@ -537,6 +651,7 @@ def build(pairs: list[PairRuns], params: dict, out: Path | None) -> Content:
                          "this report's folder).")
     return Content(
         title=f"Strategy guide: {profile}", question=QUESTION,
-        answer=guide_verdict(rows.to_dicts(), skipped.to_dicts(), players, profile),
+        answer=guide_verdict(rows.to_dicts(), skipped.to_dicts(), players, profile,
+                             differences.to_dicts()),
         tables=tables, sections=sections, figures=figs, method=method,
         comparisons=measured)

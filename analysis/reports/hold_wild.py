@@ -32,7 +32,16 @@ from analysis.experiments.players import Player, knob_side
 from analysis.reports import plots, search_choices
 from analysis.reports.content import Comparisons, Content, Figure, Section
 from analysis.reports.fmt import View, col, many_seats, pct, pts, results_view
-from analysis.reports.reach import WORDS, reach
+from analysis.reports.reach import (
+    WORDS,
+    Effect,
+    between,
+    between_view,
+    one_family,
+    reach,
+    tested,
+)
+from analysis.reports.tables import Analysed
 from analysis.reports.verdict import call, verdict, wilds
 from analysis.statistics.holding import (
     F_WILDS_HELD,
@@ -152,9 +161,29 @@ def _who(players: dict[str, str], why: Mapping[str, str]) -> str:
     return f"The strong players asked: {'; '.join(parts)}. {reach_words}"
 
 
-def reach_lines(results: pl.DataFrame, who: Mapping[str, str]) -> list[str]:
+def unit(profile: str, value: str) -> str:
+    """What one answer is about: a rule set and a number of wilds held."""
+    return f"{profile}: {wilds(value)}"
+
+
+def player_effects(items: Sequence[Analysed], who: Mapping[str, str]) -> list[Effect]:
+    """Each pairing as its player's effect of holding, with its per-shuffle margins (for the
+    difference between players, ``reach.between``)."""
+    out = []
+    for a in items:
+        pairing = a.pair.pairing
+        player = who.get(pairing.group, "")
+        out.append(Effect(unit(profile_of(pairing.group, player), pairing.value), player,
+                          a.diffs, 1.0, a.shuffles, a.result.deals_per_game))
+    return out
+
+
+def reach_lines(results: pl.DataFrame, who: Mapping[str, str],
+                differences: pl.DataFrame | None = None) -> list[str]:
     """How far each answer holds: per rule set and number of wilds held, the calls of every
-    player measured, labelled by ``analysis.reports.reach``."""
+    player measured and the differences between them (``differences``, after
+    ``reach.one_family``; none: not compared), labelled by ``analysis.reports.reach``."""
+    tests = [] if differences is None else differences.to_dicts()
     rows = list(results.iter_rows(named=True))
     cells: dict[tuple[str, str], list[dict]] = {}
     for r in rows:
@@ -166,7 +195,8 @@ def reach_lines(results: pl.DataFrame, who: Mapping[str, str]) -> list[str]:
     by_profile: dict[str, list[str]] = {}
     for (profile, value), mine in cells.items():
         calls = [WORDS[call(r)] for r in mine]
-        label = reach(calls, [r["player"] for r in mine])
+        label = reach(calls, [r["player"] for r in mine],
+                      [t for t in tests if t["unit"] == unit(profile, value)])
         figures = ", ".join(f"{r['player']} {pts(r['diff_deal'], signed=True)}" for r in mine)
         by_profile.setdefault(profile, []).append(
             f"{wilds(value)}: {label} ({figures} points per deal)")
@@ -304,13 +334,15 @@ def build(pairs: list[PairRuns], params: dict, out: Path | None) -> Content:
     """The game-level comparisons, then the decision-by-decision section from the branched
     positions the command kept (params["holding"]), each with words from the numbers."""
     measured = Comparisons.read(pairs, holm=True)
-    results = measured.results
     who = players(pairs)
+    tests = between(player_effects(measured.items, who))
+    results, differences = one_family(measured.results, tests)
+    measured = Comparisons(measured.items, results)
     found = [read_positions(Path(p)) for p in params.get("holding", [])]
     table = effects_table(found)
-    lines = verdict(results)
-    answer = [lines[0], *reach_lines(results, who), _who(who, params.get("player_why", {})),
-              *lines[1:-1]]
+    lines = verdict(results, differences=tested(differences))
+    answer = [lines[0], *reach_lines(results, who, differences),
+              _who(who, params.get("player_why", {})), *lines[1:-1]]
     rows = list(results.iter_rows(named=True))
     for c in found:
         if len(c.rows) < 2:
@@ -348,7 +380,8 @@ def build(pairs: list[PairRuns], params: dict, out: Path | None) -> Content:
                                             col("wilds held", "text", "value")),
                                      ranks=many_seats(results)),
                         note="A holds wilds back, B holds none (the same player otherwise); "
-                             "p (Holm): corrected for every comparison in the table.")]
+                             "p (Holm): corrected for every comparison in the table and every "
+                             "difference between players.")]
     tables = {}
     if table.height:
         tables["holding.csv"] = table
@@ -372,6 +405,16 @@ def build(pairs: list[PairRuns], params: dict, out: Path | None) -> Content:
                                      "columns are the branched holding - melding at the "
                                      "positions where it held and where it melded (95% CI, "
                                      "clustered by game)."))
+    if differences.height:
+        tables["between.csv"] = differences
+        sections.append(Section(
+            "Between the players: the difference of their effects",
+            between_view((col("rules and wilds held", "text", "unit"),)),
+            note="The first player's effect of holding minus the second's, per shuffle (both "
+                 "played the same shuffles, same rules and seed), then its mean and 95% "
+                 "t-interval over the shuffles; p (Holm): in the same family as every "
+                 "comparison. The answer says it depends on the player only when two players "
+                 "whose calls differ differ here.", in_summary=False))
     return Content(
         title="Is holding a wild worth it?", question=QUESTION,
         answer=answer, tables=tables, sections=sections, figures=figs,
@@ -386,9 +429,14 @@ def build(pairs: list[PairRuns], params: dict, out: Path | None) -> Content:
             "one by its margin. Every other knob as the player has it, in both strategies.",
             "How far it holds: for each rule set and number of wilds, the players' calls "
             "together (analysis.reports.reach): it pays (costs) for every strong player "
-            "measured, makes no measurable difference for any, or depends on the player.",
-            "Holm's correction across all comparisons (statsmodels multipletests); a "
-            "comparison is called better or worse only when its corrected p is under 0.05.",
+            "measured, makes no measurable difference for any, depends on the player (two "
+            "players whose calls differ differ measurably: the first's effect minus the "
+            "second's, shuffle by shuffle over the shuffles both played, significant in the "
+            "same Holm family), or, where the calls differ but the players are not shown to "
+            "differ, what each player showed.",
+            "Holm's correction across all comparisons and differences between players "
+            "(statsmodels multipletests); a comparison is called better or worse only when its "
+            "corrected p is under 0.05.",
             "Decision by decision (analysis.experiments.holding, sim.play.branching): games of "
             "the player (holding none) in every seat; at every meld decision in which its line "
             "melds a wild after its partnership has opened, the rest of the deal is played "

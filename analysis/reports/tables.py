@@ -37,6 +37,9 @@ class Analysed:
     result: PairedResult
     diffs: pl.DataFrame  # analysis.statistics.paired.differences
     description: Description
+    # (rules id, seed) of its runs: two pairings with the same played the same shuffles, game
+    # index by game index (a shuffle depends only on them), so their effects pair by shuffle
+    shuffles: tuple[str, int] | None = None
 
 
 def _est(prefix: str, est: MeanEstimate) -> dict:
@@ -136,5 +139,13 @@ def analyse(pairs: Sequence[PairRuns]) -> list[Analysed]:
     out = []
     for pair in pairs:
         result, diffs = analyse_seatings(pair.runs)
-        out.append(Analysed(pair, result, diffs, describe_pair(pair)))
+        out.append(Analysed(pair, result, diffs, describe_pair(pair), _shuffles(pair)))
     return out
+
+
+def _shuffles(pair: PairRuns) -> tuple[str, int]:
+    """What a pairing's shuffles depend on: its rules and seed (its seatings share them)."""
+    from sim.runs.storage import Run
+
+    spec = Run.open(pair.runs[0]).spec
+    return spec.rules.rules_id, spec.seed

@@ -83,8 +83,10 @@ def _headline(calls: list[str], groups: list[str], rows: list[dict], subject: st
 
 def verdict(results: pl.DataFrame, subject: str = "holding wilds back",
             baseline: str = "holding none", what: Callable[[str], str] = wilds,
-            players: Mapping[str, str] | None = None) -> list[str]:
+            players: Mapping[str, str] | None = None, differences: int = 0) -> list[str]:
     """Paragraphs: the answer, one line per rule set, and how sure the answer is.
+    ``differences``: how many differences between players share the comparisons' Holm
+    family (analysis.reports.reach.one_family), so the family is said as corrected.
 
     ``results`` has one row per comparison (columns ``group``, ``value``, ``games``,
     ``win_rate``/``win_low``/``win_high``, ``diff_deal``/``_low``/``_high``, ``p_value`` and,
@@ -121,8 +123,9 @@ def verdict(results: pl.DataFrame, subject: str = "holding wilds back",
         f"How sure: each comparison played the same {games:,} shuffled games {how}. All "
         "intervals are 95%. "
         + (f"A comparison is called better or worse only when its p-value, corrected for "
-           f"the {len(rows)} comparisons (Holm), is under {ALPHA:g}, so the chance that any "
-           "call here is a false alarm is under 5%. " if corrected else
+           f"the {len(rows)} comparisons{_and_differences(differences)} (Holm), is under "
+           f"{ALPHA:g}, so the chance that any call here is a false alarm is under 5%. "
+           if corrected else
            f"A comparison is called better or worse only when its p-value is under "
            f"{ALPHA:g}. ")
         + f"Differences smaller than about {pts(half)} points per deal (the widest half-"
@@ -130,3 +133,8 @@ def verdict(results: pl.DataFrame, subject: str = "holding wilds back",
         "more games (--games) narrow every interval in proportion to one over the square "
         "root of the games played.")
     return out
+
+
+def _and_differences(n: int) -> str:
+    """The differences between players in a Holm family, in words ('' for none)."""
+    return f" and {n} difference{'s' if n != 1 else ''} between players" if n else ""

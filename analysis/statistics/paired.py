@@ -252,3 +252,25 @@ def analyse_seatings(paths: Sequence[Path]) -> tuple[PairedResult, pl.DataFrame]
 def analyse_pair(ab: Path, ba: Path) -> tuple[PairedResult, pl.DataFrame]:
     """``analyse_seatings`` of the two runs of a two-partnership comparison."""
     return analyse_seatings([ab, ba])
+
+
+def effect_difference(first: pl.DataFrame, second: pl.DataFrame,
+                      signs: tuple[float, float] = (1.0, 1.0)) -> MeanEstimate:
+    """One effect minus another, paired by shuffle: per game index g played in both
+    ``rotated`` tables, ``signs[0] * d_g(first) - signs[1] * d_g(second)`` (points per game),
+    with the same t-interval and t-test as every comparison's margin (``mean_estimate``).
+
+    Two players' effects of the same change measured on the same shuffles share the luck of
+    the cards, so their difference is tested shuffle by shuffle, the way each effect is; a
+    difference of two separately significant (or unclear) effects is not a test of it. The
+    caller makes sure the tables are the same shuffles (same rules and seed: a shuffle
+    depends only on them and the game index); only the game indices both hold are used.
+    ``signs`` turn each effect round where A of that pairing plays the other side."""
+    joined = first.select("game", pl.col("d").alias("d_first")).join(
+        second.select("game", pl.col("d").alias("d_second")), on="game", how="inner")
+    if joined.height < 2:
+        raise PairingError(f"the two comparisons share {joined.height} game indices; a "
+                           "paired difference needs at least 2")
+    values = (signs[0] * joined["d_first"].cast(pl.Float64).to_numpy()
+              - signs[1] * joined["d_second"].cast(pl.Float64).to_numpy())
+    return mean_estimate(values)

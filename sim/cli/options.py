@@ -77,7 +77,11 @@ def build_scale_option():
                         show_default=True, metavar="X",
                         help="For rules without a shipped ladder (a rule file): scale the "
                              "budget of building their strong players once (tune 40,000 "
-                             "games, learn 20,000 games, match 600 shuffles) by X.")
+                             "games, learn 20,000 games, match 600 shuffles) by X. Players "
+                             "kept from a build at another scale, or by another engine build "
+                             "or feature version, are refused, not reused or rebuilt over: "
+                             "give the scale they were built at, or delete their folder "
+                             "(the error names both).")
 
 
 def analysis_options(default_games: int):
