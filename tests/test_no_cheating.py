@@ -149,9 +149,14 @@ def checked_in(info: StrategyInfo, varied: bool, label: str, profile: str) -> bo
     return not (varied and slow and not in_profile(label, profile))
 
 
-CASES = [pytest.param(label, info, profile, id=f"{label}-{profile}")
-         for label, info, varied in settings() for profile in PROFILES
-         if checked_in(info, varied, label, profile)]
+def cases() -> list:
+    """Every (setting, profile) checked: ``settings`` in each profile ``checked_in`` says."""
+    return [pytest.param(label, info, profile, id=f"{label}-{profile}")
+            for label, info, varied in settings() for profile in PROFILES
+            if checked_in(info, varied, label, profile)]
+
+
+CASES = cases()
 
 
 def with_leaf_model(info: StrategyInfo, profile: str, folder: Path) -> StrategyInfo:
@@ -246,7 +251,6 @@ def test_the_registry_loop_leaves_out_only_the_oracles_and_includes_pimc():
     bases = {label for label in labels if label.startswith("pimc-base_policy=")}
     assert len(bases) == 2 and {"tactician", "cautious", "tuned"} == \
         {REGISTRY["pimc"].base_policy} | {b.split("=")[1] for b in bases}
-    assert sum(c.id.startswith("pimc-base_policy=tuned") for c in CASES) in (0, len(PROFILES))
     played = {label: info for label, info, _ in settings()}
     assert played["pimc-infer=1"].params["infer"] == 1
     assert played["pimc-infer_slack=0"].params["infer"] == 1  # the slack acts with inference
@@ -256,6 +260,41 @@ def test_the_registry_loop_leaves_out_only_the_oracles_and_includes_pimc():
     for spec in PARAM_SPECS["strategies.tactician"]:  # every knob at a non-default value
         assert any(label.startswith(f"tactician-{spec.name}=") for label in labels), spec.name
     assert {f"tactician-hold_wilds={v}" for v in (1, 2, 3)} <= labels
+
+
+def search_base_policies_checked() -> dict[str, set[str]]:
+    """pimc's base policies as ``cases`` checks them: each policy, the profiles it is played
+    in (as registered, or as a ``pimc-base_policy=`` variant)."""
+    where: dict[str, set[str]] = {}
+    for case in cases():
+        label, info, profile = case.values
+        if label == "pimc" or label.startswith("pimc-base_policy="):
+            where.setdefault(info.base_policy, set()).add(profile)
+    return where
+
+
+def test_a_per_profile_base_policy_is_checked_in_every_profile(monkeypatch):
+    """A per-profile base policy (``tuned``: another vector in every profile) is checked in
+    every profile, the tactician family's other base policies under standard only. pimc plays
+    tuned as registered, so the registered pimc is that check (``base_policies`` leaves its
+    default out: there is no ``pimc-base_policy=tuned`` case); were its default another policy,
+    tuned would be a variant, and it too is checked in every profile."""
+    family = [n for n, i in REGISTRY.items() if i.module == TACTICIAN_MODULE]
+    everywhere, standard = set(PROFILES), {"standard"}
+
+    def expected(default: str) -> dict[str, set[str]]:
+        return {p: everywhere if p == default or p in PER_PROFILE else standard
+                for p in [*family, *PER_PROFILE]}
+
+    default = REGISTRY["pimc"].base_policy
+    assert default in PER_PROFILE and len(PROFILES) > 1
+    where = search_base_policies_checked()
+    assert where == expected(default), where
+    for other in family:  # pimc with a family default: tuned becomes a variant
+        monkeypatch.setitem(REGISTRY, "pimc", with_base_policy(REGISTRY["pimc"], other, "pimc"))
+        where = search_base_policies_checked()
+        assert where == expected(other), (other, where)
+        monkeypatch.undo()
 
 
 def test_the_registry_loop_includes_learned_wherever_a_model_is_shipped():
