@@ -249,3 +249,46 @@ def test_a_model_file_with_too_many_hidden_units_is_refused_when_read(tmp_path):
     write_model(tmp_path / "big.json", random_model(STANDARD, hidden=MAX_HIDDEN + 1))
     with pytest.raises(ModelError, match="hidden units"):
         read_model(tmp_path / "big.json")
+
+
+# --- 3 (build). expert iteration: every round over round 1's base, DAgger, the best round ------
+
+def test_rounds_play_over_round_ones_base_keep_every_rounds_data_and_ship_the_best(tmp_path,
+                                                                                   capsys):
+    """``learn --player cautious --rounds 2 --measure N`` on standard: round 2's learned player
+    plays over cautious (the code before wrote no base for a profile, so round 2 played over
+    tuned), its model is fitted on both rounds' rows, and the file written is the round whose
+    measured win rate is highest, saying so."""
+    from tests.test_learn import learn_in_process
+
+    args = [*LEARN, "--player", "cautious", "--rounds", "2", "--measure", "6", "--out",
+            str(tmp_path / "m.json"), "--name", "ei", "--runs-dir", str(tmp_path / "runs"),
+            "--report-dir", str(tmp_path / "report")]
+    assert learn_in_process(*args) == 0
+    round2 = load(str(tmp_path / "runs" / "ei-round2.toml"))
+    assert round2.base_policy == "cautious"
+    cautious = {k: float(v) for k, v in load("cautious").params.items()}
+    second = read_model(tmp_path / "runs" / "ei-round2.json")
+    first = read_model(tmp_path / "runs" / "ei-round1.json")
+    assert second.base_policy["params"] == cautious == first.base_policy["params"]
+    assert first.metadata["training"]["data_rounds"] == 1
+    assert second.metadata["training"]["data_rounds"] == 2
+    assert second.metadata["training"]["training_rows"] > first.metadata["training"][
+        "training_rows"]
+    shipped = read_model(tmp_path / "m.json")
+    rounds = shipped.metadata["rounds"]
+    assert [r["round"] for r in rounds] == [1, 2]
+    best = max(rounds, key=lambda r: (r["win_rate"], -r["round"]))["round"]
+    assert shipped.metadata["shipped_round"]["round"] == best
+    assert "best measured round" in shipped.metadata["shipped_round"]["why"]
+    written = first if best == 1 else second
+    assert shipped.flat().tobytes() == written.flat().tobytes()
+
+
+def test_best_round_is_the_highest_measured_win_rate_and_the_last_without_measures():
+    from analysis.experiments.learn import best_round
+
+    history = [{"round": 1, "win_rate": 0.43}, {"round": 2, "win_rate": 0.41},
+               {"round": 3, "win_rate": 0.43}]
+    assert best_round(history, 3) == 1
+    assert best_round([], 3) == 3

@@ -262,7 +262,8 @@ def base_record(played, rules) -> dict:
 
 def provenance(run: Run) -> dict:
     """What made the model: the engine build that recorded its data, the feature version and
-    digest, the package versions and the commit (when run from a git checkout)."""
+    digest, the package versions and the commit (when run from a git checkout; "-dirty" when
+    its tracked files had changes). Rebuilt at the same commit, the file is the same bytes."""
     from sim.runs.storage import engine_build, package_versions
 
     return {"engine_build": run.manifest.get("engine", {}).get("sources_sha256", engine_build()),
@@ -275,11 +276,16 @@ def _commit() -> str:
 
     root = Path(__file__).resolve().parents[2]
     try:
-        out = subprocess.run(["git", "-C", str(root), "rev-parse", "HEAD"], capture_output=True,
-                             text=True, timeout=10, check=False)
+        head = subprocess.run(["git", "-C", str(root), "rev-parse", "HEAD"],
+                              capture_output=True, text=True, timeout=10, check=False)
+        changed = subprocess.run(["git", "-C", str(root), "status", "--porcelain",
+                                  "--untracked-files=no"], capture_output=True, text=True,
+                                 timeout=10, check=False)
     except (OSError, subprocess.SubprocessError):
         return ""
-    return out.stdout.strip() if out.returncode == 0 else ""
+    if head.returncode != 0:
+        return ""  # not a git checkout (an installed copy)
+    return head.stdout.strip() + ("-dirty" if changed.stdout.strip() else "")
 
 
 def learn(settings: LearnSettings, out: Path, runs_dir: Path, name: str | None = None,
