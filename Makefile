@@ -49,7 +49,7 @@ clean:
 
 # Analysis and reports (the commands: sim/cli/analysis.py, guide.py, study.py; the code:
 # analysis/statistics, analysis/experiments, analysis/reports).
-.PHONY: ask-hold-wild render-report bench-analysis
+.PHONY: ask-hold-wild render-report bench-analysis refit-check
 NAME ?= hold-wild
 
 ask-hold-wild: $(STAMP)  # answers "is holding a wild worth it?"; writes reports/hold-wild/
@@ -60,3 +60,6 @@ render-report: $(STAMP)  # reports/$(NAME)/index.html -> index.png in headless C
 
 bench-analysis: $(STAMP)  # peak memory of analysing a 10,000,000-deal run (JSON line)
 	$(PY) -m analysis.bench_analysis
+
+refit-check: $(STAMP)  # how far the guide's learned verdicts move with a model refitted on the knob-changed base (docs/answers.md)
+	$(PY) -m analysis.experiments.refit_check

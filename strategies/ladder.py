@@ -39,11 +39,16 @@ class Step:
 
 @dataclass(frozen=True)
 class Rungs:
-    """A profile's fast players, strongest first, and the steps measured between them."""
+    """A profile's fast players, strongest first, and the steps measured between them.
+
+    ``measured_with`` holds the play fingerprints (``play_fingerprints``) of the files the
+    steps were measured with: a re-tune or a refitted model that changes play makes the
+    figures stale, and a test compares them with the shipped files."""
 
     profile: str
     players: tuple[str, ...]
     measured: tuple[Step, ...]
+    measured_with: dict[str, str]
 
     def why(self, player: str) -> str:
         """Why ``player`` stands where it does, in words."""
@@ -71,8 +76,37 @@ def _read(path: str) -> dict[str, Rungs]:
         if profile not in PROFILES:
             raise StrategyError(f"{path}: [{profile}] is not a profile")
         out[profile] = Rungs(profile, players,
-                             tuple(Step(**step) for step in entry.get("measured", ())))
+                             tuple(Step(**step) for step in entry.get("measured", ())),
+                             dict(entry.get("measured_with", {})))
     return out
+
+
+def play_fingerprints(profile: str) -> dict[str, str]:
+    """What decides how a profile's shipped fast players play, hashed: the tuned file's
+    parameters (not its comments) and the learned model's numbers as the engine reads them
+    (not its metadata). Equal fingerprints: the same play."""
+    import hashlib
+    import json
+
+    from strategies.learned.model_file import read_model
+    from strategies.per_profile import learned_file, tuned_file
+    from strategies.registry import load
+
+    out = {}
+    tuned = tuned_file(profile)
+    if tuned.is_file():
+        params = json.dumps(sorted(load(str(tuned)).params.items())).encode()
+        out["tuned"] = hashlib.sha256(params).hexdigest()[:16]
+    model = learned_file(profile)
+    if model.is_file():
+        out["learned"] = hashlib.sha256(read_model(model).flat().tobytes()).hexdigest()[:16]
+    return out
+
+
+def measured_with(profile: str) -> dict[str, str]:
+    """The play fingerprints the profile's ladder steps were measured with ({} if none)."""
+    rungs = ladder(profile)
+    return dict(rungs.measured_with) if rungs else {}
 
 
 def ladder(profile: str) -> Rungs | None:

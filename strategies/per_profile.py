@@ -23,9 +23,17 @@ from pathlib import Path
 
 from sim.core.profiles import PROFILES, profile_name
 from sim.core.rules import Rules
-from strategies.learned.model_file import ModelError, file_digest, read_model
+from strategies.learned.model_file import (
+    ModelError,
+    base_differs,
+    describe_base,
+    file_digest,
+    read_model,
+)
 from strategies.registry import (
+    ANY_BASE_KEY,
     BASE_POLICY_KEY,
+    LEARNED_MODULE,
     MODEL_KEY,
     MODEL_MODULES,
     PER_PROFILE,
@@ -160,8 +168,47 @@ def resolve_base(info: StrategyInfo, rules: Rules) -> StrategyInfo:
 
 def resolve_played(info: StrategyInfo, rules: Rules) -> StrategyInfo:
     """Everything of ``info`` that depends on the rules: its value model checked
-    (``resolve_model``) and its base policy resolved (``resolve_base``)."""
-    return resolve_base(resolve_model(info, rules), rules)
+    (``resolve_model``), its base policy resolved (``resolve_base``), and the two checked
+    against each other (``check_base``)."""
+    played = resolve_base(resolve_model(info, rules), rules)
+    check_base(played)
+    return played
+
+
+_MODELS: dict[tuple[str, str], object] = {}
+
+
+def check_base(info: StrategyInfo) -> None:
+    """Refuse, in one line naming both, a learned player whose base policy is not the one its
+    advantage model was fitted against: the model scores how much better a candidate is than
+    *that* base's choice, so over another base its scores mean something else. A strategy file
+    with ``any_base = true`` plays it anyway (the guide's knob changes say so in their
+    report)."""
+    if info.module != LEARNED_MODULE or info.any_base or not info.model_sha256:
+        return
+    key = (info.model, info.model_sha256)
+    if key not in _MODELS:
+        try:
+            _MODELS[key] = read_model(info.model)
+        except ModelError as exc:
+            raise StrategyError(f"{info.name}: {exc}") from None
+    model = _MODELS[key]
+    if not base_differs(model, info.base_params):
+        return
+    fitted = model.base_policy
+    if not fitted:
+        raise StrategyError(f"{info.name}: model file {info.model} does not record the base "
+                            "policy it was fitted against (made before handfoot recorded it); "
+                            "refit it with `handfoot learn`, or set "
+                            f"{ANY_BASE_KEY} = true in a strategy file to play it anyway")
+    diff = {k: v for k, v in info.base_params.items()
+            if float(fitted["params"].get(k, float("nan"))) != float(v)}
+    was = {k: fitted["params"].get(k) for k in diff}
+    raise StrategyError(f"{info.name}: its model ({Path(info.model).name}) was fitted against "
+                        f"base policy {fitted['spec']} ({describe_base(was)}) and this player's "
+                        f"base is {info.base_policy or 'another'} ({describe_base(diff)}); refit "
+                        f"the model on this base with `handfoot learn --player ...`, or set "
+                        f"{ANY_BASE_KEY} = true in a strategy file to play it anyway")
 
 
 def resolve_spec(spec: str, rules: Rules) -> StrategyInfo:

@@ -74,6 +74,9 @@ class StrategyInfo:
     # (a run's manifest records them, so a resume refuses a model file that has changed).
     model: str = ""
     model_sha256: str = ""
+    # A learned player whose base policy may differ from the one its model was fitted against
+    # (``ANY_BASE_KEY``; the guide's knob changes): otherwise such a seat is refused.
+    any_base: bool = False
 
     @property
     def param_specs(self) -> tuple[Param, ...]:
@@ -113,6 +116,9 @@ MODEL_KEY = "model"
 # The module whose play a base policy must be: its decisions are a tactician vector.
 TACTICIAN_MODULE = "strategies.tactician"
 BASE_POLICY_KEY = "base_policy"
+# A learned player's file saying it plays its model over another base policy than the model was
+# fitted against (``strategies.per_profile`` refuses that otherwise).
+ANY_BASE_KEY = "any_base"
 
 # Names that mean a strategy only once the rules are known (``strategies.per_profile``).
 TUNED = "tuned"
@@ -276,9 +282,12 @@ def base_policy_lines(info: StrategyInfo) -> list[str]:
 def model_lines(info: StrategyInfo) -> list[str]:
     """The ``model = ...`` line of a strategy file written for ``info`` (none when it plays
     the shipped model of the rules, or takes no model): the file by its absolute path."""
-    if info.module not in MODEL_MODULES or not info.model:
+    if info.module not in MODEL_MODULES:
         return []
-    return [f"{MODEL_KEY} = {json.dumps(str(Path(info.model).resolve()))}"]
+    lines = [f"{ANY_BASE_KEY} = true"] if info.any_base else []
+    if not info.model:
+        return lines
+    return [f"{MODEL_KEY} = {json.dumps(str(Path(info.model).resolve()))}", *lines]
 
 
 def from_mapping(data: dict, origin: str) -> StrategyInfo:
@@ -293,9 +302,12 @@ def from_mapping(data: dict, origin: str) -> StrategyInfo:
     data.update(nested)
     policy = data.pop(BASE_POLICY_KEY, None)
     model = data.pop(MODEL_KEY, None)
+    any_base = data.pop(ANY_BASE_KEY, None)
     info = with_params(base, origin, data)
     if model is not None:
         info = with_model(info, model, origin)
+    if any_base is not None:
+        info = with_any_base(info, any_base, origin)
     if policy is None:
         return info
     if isinstance(policy, str) and policy not in REGISTRY and policy not in PER_PROFILE:
@@ -321,6 +333,16 @@ def with_model(info: StrategyInfo, spec, origin: str) -> StrategyInfo:
     if not path.is_absolute():
         path = Path(origin).parent / path
     return dataclasses.replace(info, name=origin, model=str(path.resolve()), model_sha256="")
+
+
+def with_any_base(info: StrategyInfo, value, origin: str) -> StrategyInfo:
+    """The learned player ``info`` allowed (or not) to play its model over another base."""
+    if info.module not in MODEL_MODULES or info.module in SEARCH_MODULES:
+        raise StrategyError(f"{origin}: strategy '{info.base}' takes no {ANY_BASE_KEY} (only "
+                            "learned does)")
+    if not isinstance(value, bool):
+        raise StrategyError(f"{origin}: {ANY_BASE_KEY} must be true or false (got {value!r})")
+    return dataclasses.replace(info, name=origin, any_base=value)
 
 
 def load(spec: str) -> StrategyInfo:

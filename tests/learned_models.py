@@ -37,12 +37,16 @@ def random_model(rules: Rules, kind: str = "mlp", target: str = "advantage", hid
 
 
 def learned_file(folder: Path, rules: Rules, name: str = "learned", seed: int = 0,
-                 base_policy: str | None = None, **model_kw) -> Path:
+                 base_policy: str | None = None, any_base: bool = True, **model_kw) -> Path:
     """A strategy file ``folder/<name>.toml`` playing ``learned`` with a random model for
-    ``rules`` (written beside it, named by a relative path); ``base_policy`` when given."""
+    ``rules`` (written beside it, named by a relative path); ``base_policy`` when given. A
+    random model was fitted against no base policy, so the file says it plays over any
+    (``any_base``) unless told otherwise."""
     model = folder / f"{name}-model.json"
     write_model(model, random_model(rules, seed=seed, **model_kw))
     lines = ['base = "learned"', f'model = "{model.name}"']
+    if any_base:
+        lines.append("any_base = true")
     if base_policy:
         lines.append(f'base_policy = "{base_policy}"')
     path = folder / f"{name}.toml"

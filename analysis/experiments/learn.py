@@ -10,7 +10,18 @@ calibration, and the learning curve; it holds no timing, path or worker count, s
 seed and data size give the same file bit for bit whatever ``--jobs``.
 
 Nothing is written to the model file until the fit is done: bad input (a model file or run for
-other rules, too few games to fit) stops before it, in one line.
+other rules, a run recorded by another engine build or feature version, too few games to fit)
+stops before it, in one line.
+
+What a model means depends on what it was fitted against, so the file records it: the base
+policy whose choice each candidate's advantage is measured against (``base_policy``: a learned
+player over another base is refused, ``strategies.per_profile.check_base``), and the engine
+build, feature version and digest, package versions and commit that made it (``provenance``).
+
+Expert iteration (``--rounds``): round r's games are played by round r - 1's learned player,
+which plays its own choice at the recorded decisions too (``sim.play.recording``); round r's
+model is fitted on the data of every round so far (DAgger: the positions the earlier players
+reached stay in), and with ``--measure`` the best measured round is the one written.
 """
 
 from __future__ import annotations
@@ -33,8 +44,13 @@ from analysis.experiments.learn_fit import (
 from analysis.experiments.playing import chunk_size_for
 from sim.runs.storage import Recording, Run, RunError, RunSpec
 from strategies.learned.model_file import Model, ModelError, read_model, write_model
-from strategies.learned.schema import FEATURE_VERSION, N_FEATURES, feature_column
-from strategies.per_profile import tuned_profiles
+from strategies.learned.schema import (
+    FEATURE_VERSION,
+    N_FEATURES,
+    feature_column,
+    feature_digest,
+)
+from strategies.per_profile import tuned_file
 
 # Decisions recorded per deal at a sample rate of 1 (about: the tuned players of standard).
 DECISIONS_PER_DEAL = 200
@@ -90,7 +106,8 @@ def check(settings: LearnSettings, out: Path | None):
     rules, profile = rules_and_profile(settings.rules)
     check_spec(settings.player)
     try:
-        recording = Recording(settings.sample_rate, settings.explore, settings.worlds)
+        recording = Recording(settings.sample_rate, settings.explore, settings.worlds,
+                              FEATURE_VERSION, feature_digest())
     except RunError as exc:
         raise LearnError(str(exc)) from None
     need = min_games(settings, rules.deals_per_game)
@@ -123,6 +140,7 @@ def play(spec: RunSpec, folder: Path, resume: bool, jobs: int, progress: bool, n
     if folder.exists():
         run = Run.open(folder)
         have = run.spec
+        check_fresh(run, folder)
         same = (have.rules.rules_id == spec.rules.rules_id and have.seed == spec.seed
                 and have.games == spec.games and have.recording == spec.recording
                 and tuple(i.played for i in have.engine_seats())
@@ -141,6 +159,27 @@ def play(spec: RunSpec, folder: Path, resume: bool, jobs: int, progress: bool, n
     return run
 
 
+def check_fresh(run: Run, folder: Path) -> None:
+    """Refuse, in one line, a recording run whose rows meant something else when they were
+    recorded: another engine build (its features, candidates or targets may differ) or
+    another feature version or slot order. Nothing is reused or written then."""
+    from sim.runs.storage import engine_build
+
+    made = run.manifest.get("engine", {}).get("sources_sha256", "")
+    now = engine_build()
+    if made != now:
+        raise LearnError(f"{folder} was recorded by another engine build ({made[:12] or '?'}, "
+                         f"now {now[:12]}), so its rows may mean something else; remove it or "
+                         "choose another --name")
+    rec = run.spec.recording
+    if rec is None or rec.feature_version != FEATURE_VERSION \
+            or rec.feature_digest != feature_digest():
+        version = rec.feature_version if rec is not None else 0
+        raise LearnError(f"{folder} holds features of version {version or 'unrecorded'} (now "
+                         f"{FEATURE_VERSION}, or its slots in another order); remove it or "
+                         "choose another --name")
+
+
 def read_rows(run: Run) -> Rows:
     """Every recorded row in chunk order."""
     import polars as pl
@@ -152,12 +191,18 @@ def read_rows(run: Run) -> Rows:
                 table["game"].to_numpy(), table["index"].to_numpy())
 
 
-def fit_run(run: Run, settings: LearnSettings, rules_id: str, profile: str) -> Model:
-    """The model of a finished recording run, with its held-out measures and metadata."""
+def fit_run(run: Run, settings: LearnSettings, rules_id: str, profile: str,
+            earlier: tuple[Run, ...] = ()) -> Model:
+    """The model of a finished recording run, with its held-out measures and metadata; with
+    ``earlier`` runs (the earlier rounds of expert iteration), fitted on their training games
+    too (DAgger) and measured on this run's held-out games."""
     rows = read_rows(run)
     first_held = int(round(settings.games * (1 - settings.held_out)))
     train = rows.subset(rows.games < first_held)
     test = rows.subset(rows.games >= first_held)
+    for before in earlier:
+        old = read_rows(before)
+        train = Rows.concat([old.subset(old.games < first_held), train])
     fitted = len(train.design(settings.fit.target)[1])
     if fitted < MIN_ROWS_PER_FEATURE * N_FEATURES or len(test.y) < 10:
         raise FitError(f"too few positions to fit: {fitted:,} for training and "
@@ -167,6 +212,7 @@ def fit_run(run: Run, settings: LearnSettings, rules_id: str, profile: str) -> M
     errors = held_out_errors(model, test)
     curve = learning_curve(train, test, settings.fit, rules_id, profile, model)
     played = run.spec.engine_seats()[0]
+    model.base_policy = base_record(played, run.spec.rules)
     model.metadata = {
         "training": {"rules": settings.rules, "player": settings.player,
                      "player_played": {"module": played.module, "params": played.params,
@@ -177,6 +223,7 @@ def fit_run(run: Run, settings: LearnSettings, rules_id: str, profile: str) -> M
                      "sample_rate": settings.sample_rate, "explore": settings.explore,
                      "worlds": settings.worlds,
                      "rows": int(len(rows.y)), "training_rows": int(len(train.y)),
+                     "data_rounds": len(earlier) + 1,
                      "held_out_games": settings.games - first_held,
                      "target": ("the mean outcome of the position over the worlds, played on "
                                 "by the base policy in every seat" if settings.worlds else
@@ -187,9 +234,58 @@ def fit_run(run: Run, settings: LearnSettings, rules_id: str, profile: str) -> M
         "held_out": errors,
         "learning_curve": curve,
         "feature_version": FEATURE_VERSION,
+        "provenance": provenance(run),
         "rounds": [],
     }
     return model
+
+
+def base_record(played, rules) -> dict:
+    """The base policy the recorded candidates were measured against: candidate 0 is the
+    seat's base policy's choice (a tactician-family player's own vector, a learned or search
+    player's base), with the tuned file's hash where the base is ``tuned``."""
+    from strategies.registry import POLICY_MODULES
+
+    if played.module in POLICY_MODULES:
+        spec, params = played.base_policy or "tuned", played.base_params
+    else:
+        spec, params = played.name, played.params
+    digest = ""
+    if spec == "tuned":
+        from sim.core.profiles import profile_name
+        from strategies.learned.model_file import file_digest
+
+        digest = file_digest(tuned_file(profile_name(rules)))
+    return {"spec": spec, "params": {k: float(v) for k, v in sorted(params.items())},
+            "tuned_sha256": digest}
+
+
+def provenance(run: Run) -> dict:
+    """What made the model: the engine build that recorded its data, the feature version and
+    digest, the package versions and the commit (when run from a git checkout; "-dirty" when
+    its tracked files had changes). Rebuilt at the same commit, the file is the same bytes."""
+    from sim.runs.storage import engine_build, package_versions
+
+    return {"engine_build": run.manifest.get("engine", {}).get("sources_sha256", engine_build()),
+            "feature_version": FEATURE_VERSION, "feature_digest": feature_digest(),
+            "packages": package_versions(), "commit": _commit()}
+
+
+def _commit() -> str:
+    import subprocess
+
+    root = Path(__file__).resolve().parents[2]
+    try:
+        head = subprocess.run(["git", "-C", str(root), "rev-parse", "HEAD"],
+                              capture_output=True, text=True, timeout=10, check=False)
+        changed = subprocess.run(["git", "-C", str(root), "status", "--porcelain",
+                                  "--untracked-files=no"], capture_output=True, text=True,
+                                 timeout=10, check=False)
+    except (OSError, subprocess.SubprocessError):
+        return ""
+    if head.returncode != 0:
+        return ""  # not a git checkout (an installed copy)
+    return head.stdout.strip() + ("-dirty" if changed.stdout.strip() else "")
 
 
 def learn(settings: LearnSettings, out: Path, runs_dir: Path, name: str | None = None,
@@ -198,44 +294,68 @@ def learn(settings: LearnSettings, out: Path, runs_dir: Path, name: str | None =
     """Play, fit and write ``out``; returns the model written.
 
     With ``rounds`` > 1, expert iteration: round r's games are played by the ``learned``
-    player of round r - 1's model (the search labelling the positions it reaches, as in
-    round 1), and round r's model is fitted on them; the last round's model is written. With
-    ``measure`` > 0 each round's player is matched against the first round's player (the
-    tuned heuristic, say) on ``measure`` shuffles in every seating, and the figures go into
-    the model's metadata (``rounds``)."""
+    player of round r - 1's model (its own choices at the recorded decisions too, the search
+    labelling the positions it reaches), and round r's model is fitted on every round's data so
+    far (DAgger). Every round's learned player plays over the same base policy, the one round 1
+    was measured against. With ``measure`` > 0 each round's player is matched against
+    ``settings.player`` on ``measure`` shuffles in every seating, the figures go into the
+    model's metadata (``rounds``), and the best measured round is written (``shipped_round``);
+    without, the last round is."""
     note = note or (lambda message: None)
     if rounds < 1:
         raise LearnError(f"--rounds must be 1 or more (got {rounds})")
     base = name or settings.run_name()
     player, described = settings.player, settings.player
     history: list[dict] = []
-    model = None
+    models: list[Model] = []
+    done_runs: list[Run] = []
+    base_spec = ""
     for r in range(1, rounds + 1):
         current = dataclasses.replace(settings, player=player, seed=settings.seed + r - 1)
         rules, profile, spec = check(current, out)
         folder = runs_dir / (base if r == 1 else f"{base}-round{r}")
+        if folder.exists():  # a stale run is refused before anything is said or played
+            check_fresh(Run.open(folder), folder)
         note(f"round {r} of {rounds}: games of {described} in every seat" if rounds > 1 else
              f"recording games of {described} in every seat")
         run = play(spec, folder, resume and (r == 1 or folder.exists()), jobs, progress, note)
-        model = fit_run(run, current, rules.rules_id, profile)
+        model = fit_run(run, current, rules.rules_id, profile, tuple(done_runs))
+        done_runs.append(run)
         model.metadata["training"]["player"] = described
+        if r == 1:
+            base_spec = model.base_policy["spec"]
         model_path = runs_dir / f"{base}-round{r}.json"
         write_model(model_path, model)
         strategy = runs_dir / f"{base}-round{r}.toml"
-        strategy.write_text(f'# the learned player of round {r} (handfoot learn)\n'
+        strategy.write_text(f'# the learned player of round {r} (handfoot learn), over the base '
+                            f'policy round 1 was measured against\n'
                             f'base = "learned"\nmodel = "{model_path.name}"\n'
-                            + ("" if profile in tuned_profiles() else
-                               f'base_policy = "{_spec_path(settings.player)}"\n'),
-                            encoding="utf-8")
+                            f'base_policy = "{_spec_path(base_spec)}"\n', encoding="utf-8")
         if measure:
             history.append(measure_round(r, str(strategy), settings.player, settings.rules,
                                          settings.seed, measure, runs_dir / f"{base}-measure",
                                          jobs, progress, note))
-        model.metadata["rounds"] = list(history)
+        models.append(model)
         player = str(strategy)
         described = f"learned with the round {r} model"
+    best = best_round(history, rounds)
+    model = models[best - 1]
+    model.metadata["rounds"] = list(history)
+    model.metadata["shipped_round"] = {
+        "round": best, "of": rounds,
+        "why": ("the best measured round (highest win rate against "
+                f"{settings.player})" if history else "the last round (no round measured)")}
+    if rounds > 1:
+        note(f"writing round {best} of {rounds}: {model.metadata['shipped_round']['why']}")
     write_model(out, model)
     return model
+
+
+def best_round(history: list[dict], rounds: int) -> int:
+    """The round to ship: the best measured one (the earlier on a tie), else the last."""
+    if not history:
+        return rounds
+    return max(history, key=lambda h: (h["win_rate"], -h["round"]))["round"]
 
 
 def _spec_path(spec: str) -> str:

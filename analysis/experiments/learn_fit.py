@@ -57,6 +57,14 @@ class Rows:
     games: np.ndarray
     index: np.ndarray
 
+    @staticmethod
+    def concat(parts: list[Rows]) -> Rows:
+        """Rows of several runs one after another (each keeps its decisions whole and in
+        order, which ``design`` needs)."""
+        return Rows(np.concatenate([p.x for p in parts]), np.concatenate([p.y for p in parts]),
+                    np.concatenate([p.games for p in parts]),
+                    np.concatenate([p.index for p in parts]))
+
     def subset(self, keep: np.ndarray) -> Rows:
         """Rows of whole decisions (``keep`` must keep or drop a decision's rows together)."""
         return Rows(self.x[keep], self.y[keep], self.games[keep], self.index[keep])

@@ -25,6 +25,7 @@ from analysis.experiments.pairings import PlayError, Side, label_of, side, strat
 from sim.core.rules import Rules
 from strategies.per_profile import is_per_profile, resolve_spec
 from strategies.registry import (
+    LEARNED_MODULE,
     POLICY_MODULES,
     SEARCH_MODULES,
     TACTICIAN_MODULE,
@@ -103,7 +104,10 @@ def knob_side(player: Player, folder: Path, rules: Rules, label: str,
     policy = resolve_spec(info.base_policy, rules)
     stem = label_of(player.spec)
     base_file = strategy_file(policy, folder, f"{stem}-base", f"{label} (base policy)", knobs)
-    played = dataclasses.replace(info, base_policy=base_file, base_params={})
+    # A learned player keeps the model fitted over the unchanged base (``any_base``): what
+    # that measures is said in the guide's method and docs/answers.md.
+    played = dataclasses.replace(info, base_policy=base_file, base_params={},
+                                 any_base=info.module == LEARNED_MODULE)
     return Side(label, strategy_file(played, folder, stem, label))
 
 

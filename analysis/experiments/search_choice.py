@@ -38,18 +38,20 @@ def ask_search(rules: Rules, player_spec: str, search_spec: str, seed: int,
     games 0, 1, ...), each with the search's meld line there; and the games played."""
     from sim.core.cards import JOKER, TWO
     from sim.core.enums import NO_DECISION, Decision
+    from sim.core.records import N_COLUMNS
     from sim.engine.flow import apply_decision, ended, next_turn, start_deal
     from sim.engine.layout import (
         S_DECIDER,
         S_DECISION,
-        S_TEAMS,
         S_TURN,
         T_ON,
         W_ENTRIES,
         W_LINES,
     )
+    from sim.engine.legal import team_of
+    from sim.engine.scoring import N_PARTS
     from sim.play.api import make_table
-    from sim.play.loop import decide
+    from sim.play.loop import close_deal, decide, new_game
     from strategies.per_profile import resolve_seats
 
     real = make_table(rules, resolve_seats([player_spec] * rules.players, rules))
@@ -60,9 +62,12 @@ def ask_search(rules: Rules, player_spec: str, search_spec: str, seed: int,
     probe.records()[2]["sc"][T_ON] = 0
     sc, pw = g["sc"], probe.records()[1]
     rows: list[tuple] = []
+    record = np.zeros(N_COLUMNS, dtype=np.int64)
+    parts = np.zeros(N_PARTS, dtype=np.int64)
     game = 0
     while len(rows) < positions and game < MAX_GAMES:
-        for deal in range(1, 5):
+        new_game(g)
+        for deal in range(1, rules.deals_per_game + 1):
             start_deal(g, w, t, seed, game, deal)
             while not ended(g):
                 if sc[S_DECISION] == NO_DECISION:
@@ -73,7 +78,7 @@ def ask_search(rules: Rules, player_spec: str, search_spec: str, seed: int,
                 entries = int(w["sc"][W_ENTRIES])
                 wilds = int(w["prop"][:entries, 2:4].sum())
                 if sc[S_DECISION] == Decision.MELD and value == 0 and wilds > 0 \
-                        and g["opened"][seat % int(sc[S_TEAMS])] == 1 \
+                        and g["opened"][team_of(g, seat)] == 1 \
                         and int(w["sc"][W_LINES]) == 1 and entries <= 32 \
                         and len(rows) < positions:
                     probe.game[0] = real.game[0]
@@ -83,6 +88,7 @@ def ask_search(rules: Rules, player_spec: str, search_spec: str, seed: int,
                                  int(g["hand"][seat, TWO] + g["hand"][seat, JOKER]), wilds,
                                  int(pw["prop"][:n, 2:4].sum()), int(out)))
                 apply_decision(g, w, t, value)
+            close_deal(g, t, game, deal, record, parts)  # as the game loop: the score goes on
         game += 1
     table = np.array(rows, dtype=np.float64).reshape(-1, len(COLUMNS))
     return table, game

@@ -33,10 +33,10 @@ from sim.engine.layout import (
     S_PLAYERS,
     S_SEED,
     S_STOCK_N,
-    S_TEAMS,
     S_TURN,
     S_WANT_OUT,
 )
+from sim.engine.legal import team_of
 
 
 @njit(cache=True)
@@ -136,10 +136,9 @@ def _grab22(g, players: int) -> None:
     ppm = g.rules[R_GRAB22_PPM]
     if ppm == 0 or g.rules[R_GRAB22_BONUS] == 0:
         return
-    teams = g.sc[S_TEAMS]
     for seat in range(players):
         if rng.below(g.rng, rng.STREAM_DEAL, 1_000_000) < ppm:
-            g.grab22[seat % teams] += g.rules[R_GRAB22_BONUS]
+            g.grab22[team_of(g, seat)] += g.rules[R_GRAB22_BONUS]
 
 
 @njit(cache=True)

@@ -19,7 +19,7 @@ from __future__ import annotations
 import numpy as np
 
 from sim.core import cards
-from sim.core.capacity import MAX_FEATURES, VALUE_MODEL_SLOTS
+from sim.core.capacity import MAX_FEATURES, MODEL_SCRATCH, VALUE_MODEL_SLOTS
 from sim.core.enums import NO_DECISION, Book, Candidate, Decision, SearchStat
 from sim.core.rules import (
     MAX_SEATS,
@@ -150,7 +150,7 @@ LEARNED_FIELDS = [
     ("value_model", np.float64, (MAX_SEATS, VALUE_MODEL_SLOTS)),
     ("feats", np.float64, (MAX_FEATURES,)),
     ("feats_base", np.float64, (MAX_FEATURES,)),  # the base candidate's, for advantage models
-    ("model_in", np.float64, (2 * MAX_FEATURES,)),  # a model's standardised inputs
+    ("model_in", np.float64, (MODEL_SCRATCH,)),  # a model's standardised inputs
     ("cand_score", np.float64, (MAX_CANDIDATES,)),
 ]
 

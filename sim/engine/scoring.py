@@ -16,6 +16,7 @@ from sim.core.rules import (
     R_WILD_BONUS,
 )
 from sim.engine.layout import S_OUT_SEAT, S_PLAYERS, S_TEAMS
+from sim.engine.legal import team_of
 
 P_MELDED = 0
 P_LEFT = 1
@@ -48,7 +49,7 @@ def _parts(g, team: int):
         + g.books[team, Book.BLACK3] * g.rules[R_DIRTY_BONUS]  # R-V7
     )  # R-S4
     out_seat = g.sc[S_OUT_SEAT]
-    out = g.rules[R_OUT_BONUS] if out_seat >= 0 and out_seat % teams == team else 0
+    out = g.rules[R_OUT_BONUS] if out_seat >= 0 and team_of(g, out_seat) == team else 0
     return (np.int64(melded), np.int64(-left), np.int64(red3), np.int64(books), np.int64(out),
             np.int64(g.grab22[team]))
 

@@ -8,10 +8,13 @@ here, melding the wilds the player's strategy would meld now, against holding th
 
 from __future__ import annotations
 
+import numpy as np
 from numba import njit
 
 from sim.core.cards import JOKER, TWO, WILD_RANK
 from sim.core.enums import NO_DECISION, Decision
+from sim.core.records import N_COLUMNS
+from sim.core.rules import R_DEALS
 from sim.engine import rng
 from sim.engine.determinize import deal_world
 from sim.engine.flow import apply_decision, clear_proposal, ended, next_turn, start_deal
@@ -30,11 +33,11 @@ from sim.engine.layout import (
     W_ENTRIES,
     W_LINES,
 )
-from sim.engine.legal import check_line, foot_count, held_count
+from sim.engine.legal import check_line, foot_count, held_count, team_of
 from sim.engine.position import copy_position
 from sim.engine.reasons import OK
-from sim.engine.scoring import deal_score
-from sim.play.loop import decide
+from sim.engine.scoring import N_PARTS, deal_score
+from sim.play.loop import close_deal, decide, new_game
 from strategies.proposals import propose_line
 
 # Copies of the game this module plays on (a search player at the table uses 0 and 1).
@@ -61,7 +64,7 @@ N_FEATURES = 13
 @njit(cache=True)
 def margin(g, seat: int) -> float:
     """The deal's score for ``seat``'s partnership minus the best other partnership's."""
-    own = seat % g.sc[S_TEAMS]
+    own = team_of(g, seat)
     ours = 0.0
     best = -1e18
     for team in range(g.sc[S_TEAMS]):
@@ -113,7 +116,7 @@ def _line_wilds(w) -> int:
 def _features(g, seat: int, row) -> None:
     teams = g.sc[S_TEAMS]
     players = g.sc[S_PLAYERS]
-    team = seat % teams
+    team = team_of(g, seat)
     row[F_DEAL] = g.sc[S_DEAL]
     row[F_ON_FOOT] = g.on_foot[seat]
     row[F_HELD] = held_count(g, seat)
@@ -128,7 +131,7 @@ def _features(g, seat: int, row) -> None:
     row[F_PARTNER_ON_FOOT] = partner
     fewest = 1 << 20
     for s in range(players):
-        if s % teams != team:
+        if team_of(g, s) != team:
             fewest = min(fewest, held_count(g, s) + foot_count(g, s))
     row[F_FEWEST_OPPONENT] = fewest
     row[F_SEAT] = seat
@@ -143,12 +146,17 @@ def collect_holds(g, w, t, x, guard, hooks, fast, seed: int, first_game: int, ga
     line melds a wild after its partnership has opened, play the rest of the deal both ways on
     copies of the real deal — the line as proposed, and the line with its wilds held back —
     and record the situation and both outcomes (a row of ``out``). The game itself goes on
-    with the strategy's own choice. Returns the rows written."""
+    with the strategy's own choice, deal after deal of the rule set, each from the game score
+    the deals before it left (``sim.play.loop.close_deal``), as in real play. Returns the rows
+    written."""
     rows = 0
     trace_on = t.sc[T_ON]
     t.sc[T_ON] = 0
+    record = np.zeros(N_COLUMNS, dtype=np.int64)
+    parts = np.zeros(N_PARTS, dtype=np.int64)
     for game in range(first_game, first_game + games):
-        for deal in range(1, 5):
+        new_game(g)
+        for deal in range(1, g.rules[R_DEALS] + 1):
             start_deal(g, w, t, seed, game, deal)
             while not ended(g):
                 if g.sc[S_DECISION] == NO_DECISION:
@@ -157,9 +165,10 @@ def collect_holds(g, w, t, x, guard, hooks, fast, seed: int, first_game: int, ga
                 seat = g.sc[S_DECIDER]
                 value = decide(g, w, t, x, guard, hooks, fast)
                 if g.sc[S_DECISION] == Decision.MELD and value == 0 and rows < out.shape[0] \
-                        and g.opened[seat % g.sc[S_TEAMS]] == 1 and _line_wilds(w) > 0:
+                        and g.opened[team_of(g, seat)] == 1 and _line_wilds(w) > 0:
                     rows += _branch(g, w, t, x, guard, hooks, fast, seat, value, out[rows])
                 apply_decision(g, w, t, value)
+            close_deal(g, t, game, deal, record, parts)  # the next deal starts from the score
     t.sc[T_ON] = trace_on
     return rows
 

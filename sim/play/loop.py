@@ -90,19 +90,41 @@ def play_deal(g, w, t, x, guard, hooks, fast, seed: int, game: int, deal: int, o
 
 
 @njit(cache=True)
+def new_game(g) -> None:
+    """A game starts at 0 to 0 (R-D5: a game is its deals); each deal's score is added as it
+    ends (``close_deal``)."""
+    g.game_score[:] = 0
+
+
+@njit(cache=True)
+def add_to_game_score(g, out_row) -> None:
+    """Add the deal just scored (its record row) to the game score, which the next deal's
+    players read (a strategy, or a learned player's features, may weigh the game's score)."""
+    for team in range(g.sc[S_TEAMS]):
+        g.game_score[team] += out_row[team_col(TeamField.SCORE, team)]
+
+
+@njit(cache=True)
+def close_deal(g, t, game: int, deal: int, out_row, parts) -> None:
+    """Score the deal into its record row and add it to the game score: every loop that plays
+    whole games (the game loop, recording, branching, the search's own choices) ends a deal
+    here, so none plays a later deal from a score real play never reaches."""
+    finish_deal(g, t, game, deal, out_row, parts)
+    add_to_game_score(g, out_row)
+
+
+@njit(cache=True)
 def play_games(g, w, t, x, guard, hooks, fast, seed: int, first_game: int, n_games: int,
                out) -> None:
     """Play games first_game .. first_game + n_games - 1; one row of ``out`` per deal."""
     deals = g.rules[R_DEALS]
     parts = np.zeros(N_PARTS, dtype=np.int64)
     row = 0
-    teams = g.sc[S_TEAMS]
     for game in range(first_game, first_game + n_games):
-        g.game_score[:] = 0
+        new_game(g)
         for d in range(1, deals + 1):
             play_deal(g, w, t, x, guard, hooks, fast, seed, game, d, out[row], parts)
-            for team in range(teams):
-                g.game_score[team] += out[row, team_col(TeamField.SCORE, team)]
+            add_to_game_score(g, out[row])
             row += 1
 
 

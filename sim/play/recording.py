@@ -14,7 +14,9 @@ other's, in the last deal the game margin and a bonus for winning it). Every can
 the same worlds, so the targets of one decision differ by what the candidate changes, not by
 luck: that is what a learned player choosing between them needs. Then, with chance
 ``explore``, a random candidate is played instead of the seat's own choice, so the games
-visit positions the policy alone would not.
+visit positions the policy alone would not; otherwise the seat's own strategy plays, asked as
+the game loop asks it (in a round of expert iteration: the learned player being trained, so
+the positions are the ones it reaches).
 
 With ``worlds = 0`` there is no search: one row per recorded decision, the candidate played,
 its target the deal's realised outcome for the seat's side.
@@ -27,26 +29,28 @@ from collections.abc import Sequence
 import numpy as np
 from numba import njit
 
-from sim.core.enums import NO_DECISION
-from sim.core.records import N_COLUMNS, TeamField, to_records
+from sim.core.enums import NO_DECISION, Decision
+from sim.core.records import N_COLUMNS, to_records
 from sim.core.rules import R_DEALS, Rules
 from sim.engine import rng
 from sim.engine.determinize import deal_world
-from sim.engine.finish import finish_deal, team_col
 from sim.engine.flow import apply_decision, ended, next_turn, start_deal
 from sim.engine.layout import (
+    ENTRY_WIDTH,
     MAX_CANDIDATES,
+    MAX_ENTRIES,
     S_CHECKED,
     S_DECIDER,
     S_DECISION,
-    S_TEAMS,
     S_TURN,
     T_ON,
+    W_ENTRIES,
+    W_LINES,
 )
 from sim.engine.position import copy_position
 from sim.engine.scoring import N_PARTS
 from sim.play.api import make_table, run_compiled
-from sim.play.loop import ask_next, builtin_code, decide
+from sim.play.loop import ask_next, builtin_code, close_deal, decide, new_game
 from strategies.learned.features import N_FEATURES, write_features
 from strategies.learned.player import LEARNED_SALT, hides_cards
 from strategies.learned.schema import feature_column
@@ -131,28 +135,80 @@ def _searched_rows(g, w, t, x, seed: int, game: int, deal: int, seat: int, count
 
 
 @njit(cache=True)
-def _recorded_decision(g, w, t, x, seed: int, game: int, deal: int, explore: float,
-                       worlds: int, feats, meta, targets, row: int) -> int:
+def _own_choice(g, w, t, x, guard, hooks, fast, saved, ends) -> int:
+    """The seat's own strategy's proposal for the pending decision (the player being trained,
+    asked as the game loop asks it), kept in ``saved`` and ``ends`` (its entries and line ends)
+    and returned with its value; ``w.sc[W_ENTRIES]`` and ``w.sc[W_LINES]`` say how much. It is
+    asked before the candidates are gathered, which a learned player would overwrite."""
+    builtin = builtin_code(g, fast)
+    if builtin != 0:
+        value = ask_next(g, w, builtin)
+    else:
+        value = decide(g, w, t, x, guard, hooks, fast)
+    if g.sc[S_DECISION] == Decision.PICK_UP:  # a pick-up's entries are not a line (as gathered)
+        w.sc[W_ENTRIES] = max(value, 0)
+    for i in range(w.sc[W_ENTRIES]):
+        for j in range(ENTRY_WIDTH):
+            saved[i, j] = w.prop[i, j]
+    for i in range(w.sc[W_LINES]):
+        ends[i] = w.prop_line_end[i]
+    return value
+
+
+@njit(cache=True)
+def _restore(w, saved, ends, n: int, lines: int) -> None:
+    """Put the proposal ``_own_choice`` kept back into ``w.prop``."""
+    for i in range(n):
+        for j in range(ENTRY_WIDTH):
+            w.prop[i, j] = saved[i, j]
+    for i in range(lines):
+        w.prop_line_end[i] = ends[i]
+    w.sc[W_ENTRIES] = n
+    w.sc[W_LINES] = lines
+
+
+@njit(cache=True)
+def _recorded_decision(g, w, t, x, guard, hooks, fast, seed: int, game: int, deal: int,
+                       explore: float, worlds: int, feats, meta, targets, row: int) -> int:
     """Play the pending decision as a recorded one; returns the rows recorded. With
-    ``worlds`` = 0 one row, the position after the candidate played (its target filled in
-    when the deal ends); else a row per candidate, searched (``_searched_rows``)."""
+    ``worlds`` = 0 one row, the position after the move played (its target filled in when the
+    deal ends); else a row per candidate, searched (``_searched_rows``).
+
+    The move played is, with chance ``explore``, a random candidate; otherwise the seat's own
+    strategy's choice (the learned player being trained, in a round of expert iteration), played
+    as the candidate it matches (or as proposed, when it is none of them)."""
     seat = g.sc[S_DECIDER]
     step = decision_step(g)
+    saved = np.empty((MAX_ENTRIES, ENTRY_WIDTH), dtype=np.int32)
+    ends = np.empty(MAX_ENTRIES, dtype=np.int32)
+    own = _own_choice(g, w, t, x, guard, hooks, fast, saved, ends)
+    n_own = w.sc[W_ENTRIES]
+    lines_own = w.sc[W_LINES]
     count = cands.gather(g, w, t, x, seat, RECORD_DISCARDS, True, BASELINE_POLICY)
     rows = 0
     if worlds > 0 and count > 1:
         rows = _searched_rows(g, w, t, x, seed, game, deal, seat, count, worlds, feats, meta,
                               targets, row)
-    chosen = 0
+    chosen = -1
     if count > 1 and _draw(seed, game, deal, g.sc[S_TURN], step, seat + 8) < explore:
         chosen = int(_draw(seed, game, deal, g.sc[S_TURN], step, seat + 16) * count)
-    cands.load(w, chosen)
+    else:
+        chosen = cands.find(w, count, saved, n_own, own)
+    if chosen >= 0:
+        cands.load(w, chosen)
+        value = w.cand_value[chosen]
+    else:
+        _restore(w, saved, ends, n_own, lines_own)
+        value = own
     if worlds == 0:
         targets[row] = np.nan  # the deal's outcome, once it ends
-        apply_decision(g, w, t, w.cand_value[chosen])
-        _record_row(g, w, seed, game, deal, seat, chosen, count, g, feats, meta, row)
+        apply_decision(g, w, t, value)
+        _record_row(g, w, seed, game, deal, seat, max(chosen, 0), count, g, feats, meta, row)
+        if chosen < 0:
+            meta[row, M_CANDIDATE] = -1
+            meta[row, M_INDEX] = -1
         return 1
-    apply_decision(g, w, t, w.cand_value[chosen])
+    apply_decision(g, w, t, value)
     return rows
 
 
@@ -165,11 +221,10 @@ def record_games(g, w, t, x, guard, hooks, fast, seed: int, first_game: int, n_g
     arrays are full (the caller sizes them for the sample rate)."""
     deals = g.rules[R_DEALS]
     parts = np.zeros(N_PARTS, dtype=np.int64)
-    teams = g.sc[S_TEAMS]
     row = 0
     rows = 0
     for game in range(first_game, first_game + n_games):
-        g.game_score[:] = 0
+        new_game(g)
         for deal in range(1, deals + 1):
             start_deal(g, w, t, seed, game, deal)
             first_row = rows
@@ -181,8 +236,9 @@ def record_games(g, w, t, x, guard, hooks, fast, seed: int, first_game: int, n_g
                          g.sc[S_DECIDER]) < sample_rate:
                     if rows + MAX_CANDIDATES > feats.shape[0]:
                         raise ValueError("recording: more positions than reserved")
-                    rows += _recorded_decision(g, w, t, x, seed, game, deal, explore, worlds,
-                                               feats, meta, targets, rows)
+                    rows += _recorded_decision(g, w, t, x, guard, hooks, fast, seed, game,
+                                               deal, explore, worlds, feats, meta, targets,
+                                               rows)
                     continue
                 builtin = builtin_code(g, fast)
                 if builtin != 0:
@@ -192,9 +248,7 @@ def record_games(g, w, t, x, guard, hooks, fast, seed: int, first_game: int, n_g
             for r in range(first_row, rows):
                 if np.isnan(targets[r]):
                     targets[r] = value_for(g, meta[r, M_SEAT])
-            finish_deal(g, t, game, deal, out[row], parts)
-            for team in range(teams):
-                g.game_score[team] += out[row, team_col(TeamField.SCORE, team)]
+            close_deal(g, t, game, deal, out[row], parts)
             row += 1
     return rows
 

@@ -75,6 +75,10 @@ class Recording:
     sample_rate: float
     explore: float
     worlds: int  # imagined deals behind each candidate's target (0: the realised outcome)
+    # What the recorded feature columns mean (``strategies.learned.schema``): a run recorded
+    # under another feature version or slot order is not reused for a fit (0, "": unrecorded).
+    feature_version: int = 0
+    feature_digest: str = ""
 
     def __post_init__(self) -> None:
         if not 0 <= self.worlds <= 256:
@@ -290,7 +294,9 @@ class Run:
                     recording=(None if recording is None else
                                Recording(float(recording["sample_rate"]),
                                          float(recording["explore"]),
-                                         int(recording["worlds"]))),
+                                         int(recording["worlds"]),
+                                         int(recording.get("feature_version", 0)),
+                                         str(recording.get("feature_digest", "")))),
                     seat_infos=tuple(StrategyInfo(**info)
                                      for info in m["strategies"]["played"]),
                 )

@@ -5,9 +5,15 @@ themselves: the rules id it is for, the feature version, the training seed and d
 held-out error and calibration, and (after expert iteration) each round's measured strength.
 Everything here is plain Python (reading a model must not load the compiler).
 
+A model also records the base policy it was fitted against (``base_policy``: its tactician
+vector as played, its name, and the tuned file's sha256 where that is ``tuned``): an advantage
+model scores a candidate *against that base's choice*, so a learned player whose base is
+another plays the model outside what it was fitted on (``strategies.per_profile`` refuses it
+unless the strategy says it accepts another base).
+
 A file that cannot be used is refused in one line (``ModelError``): another rule set's model
 (naming both rules ids), a corrupt or truncated file, a feature version other than the one
-this handfoot computes, a model too big for the work area.
+this handfoot computes, a model too big for the work area or its scratch.
 """
 
 from __future__ import annotations
@@ -21,7 +27,7 @@ from pathlib import Path
 
 import numpy as np
 
-from sim.core.capacity import MAX_FEATURES, VALUE_MODEL_SLOTS
+from sim.core.capacity import MAX_FEATURES, MAX_HIDDEN, MODEL_SCRATCH, VALUE_MODEL_SLOTS
 from strategies.learned.schema import (
     ADVANTAGE,
     FEATURE_NAMES,
@@ -37,6 +43,7 @@ from strategies.learned.schema import (
     V_VERSION,
     VALUE,
     model_inputs,
+    scratch_needed,
     slots_needed,
 )
 
@@ -69,6 +76,10 @@ class Model:
     metadata: dict = field(default_factory=dict)
     feature_version: int = FEATURE_VERSION
     target: str = "value"  # "value" or "advantage" (strategies.learned.schema)
+    # The base policy the targets were measured against: {"spec": name or file as given,
+    # "params": its tactician vector, "tuned_sha256": the tuned file's hash or ""}; {} for a
+    # file from before bases were recorded.
+    base_policy: dict = field(default_factory=dict)
 
     @property
     def inputs(self) -> int:
@@ -81,6 +92,7 @@ class Model:
         return {"format": FORMAT, "rules_id": self.rules_id, "profile": self.profile,
                 "feature_version": self.feature_version, "feature_names": list(FEATURE_NAMES),
                 "kind": self.kind, "target": self.target, "metadata": self.metadata,
+                "base_policy": self.base_policy,
                 "mean": self.mean,
                 "scale": self.scale, **body}
 
@@ -230,11 +242,56 @@ def read_model(path: str | Path, rules_id: str | None = None) -> Model:
         model.hidden_bias = _numbers(path, data, "hidden_bias", hidden)
         model.output_weights = _numbers(path, data, "output_weights", hidden)
         model.output_bias = _number(path, data, "output_bias")
-    need = slots_needed(KINDS[kind], TARGETS[target], N_FEATURES, model.hidden)
+    check_fits(path, KINDS[kind], TARGETS[target], N_FEATURES, model.hidden)
+    model.base_policy = _base_policy(path, data.get("base_policy", {}))
+    return model
+
+
+def check_fits(path, kind: int, target: int, n_features: int, hidden: int) -> None:
+    """Refuse a model whose numbers or whose evaluation's scratch would not fit the work area
+    (numba checks no bounds: a bigger one would write past its arrays)."""
+    if hidden > MAX_HIDDEN:
+        raise ModelError(f"model file {path} has {hidden} hidden units; the engine takes at "
+                         f"most {MAX_HIDDEN}")
+    if n_features > MAX_FEATURES:
+        raise ModelError(f"model file {path} reads {n_features} features; the engine takes at "
+                         f"most {MAX_FEATURES}")
+    need = slots_needed(kind, target, n_features, hidden)
     if need > VALUE_MODEL_SLOTS:
         raise ModelError(f"model file {path} is too big for the engine ({need} numbers, at "
                          f"most {VALUE_MODEL_SLOTS})")
-    return model
+    scratch = scratch_needed(kind, target, n_features, hidden)
+    if scratch > MODEL_SCRATCH:
+        raise ModelError(f"model file {path} needs {scratch} numbers of scratch to evaluate; "
+                         f"the engine has {MODEL_SCRATCH}")
+
+
+def _base_policy(path, base) -> dict:
+    """The recorded base policy, checked: a name, a vector of finite numbers, a hash."""
+    if base == {}:
+        return {}
+    params = base.get("params") if isinstance(base, dict) else None
+    if not isinstance(base, dict) or not isinstance(base.get("spec"), str) \
+            or not isinstance(params, dict) or not isinstance(base.get("tuned_sha256", ""), str):
+        raise ModelError(f"model file {path} is damaged: 'base_policy' is not a name, a "
+                         "parameter table and a hash")
+    values = _numbers(path, {"base": list(params.values())}, "base", len(params))
+    return {"spec": base["spec"], "params": dict(zip(params, values, strict=True)),
+            "tuned_sha256": base.get("tuned_sha256", "")}
+
+
+def base_differs(model: Model, params: dict[str, float]) -> bool:
+    """Does a player whose base policy plays ``params`` play ``model`` outside what it was
+    fitted on? (A file without a recorded base cannot say: it does.)"""
+    have = model.base_policy.get("params")
+    if not have:
+        return True
+    return {k: float(v) for k, v in have.items()} != {k: float(v) for k, v in params.items()}
+
+
+def describe_base(params: dict[str, float]) -> str:
+    """A base vector in one short line: its knobs as name=value."""
+    return ", ".join(f"{k}={float(v):g}" for k, v in sorted(params.items())) or "none recorded"
 
 
 _FLAT_CACHE: dict[tuple[str, str], np.ndarray] = {}

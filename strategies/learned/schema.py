@@ -7,6 +7,8 @@ manifest loads no compiler; the compiled code (``features``, ``value``) reads th
 
 from __future__ import annotations
 
+import hashlib
+
 from sim.core.cards import KIND_NAMES, RANK_NAMES
 from sim.core.enums import Book, Decision
 
@@ -47,6 +49,13 @@ FEATURE_NAMES: tuple[str, ...] = tuple(
 N_FEATURES = len(FEATURE_NAMES)
 
 
+def feature_digest(names: tuple[str, ...] = FEATURE_NAMES) -> str:
+    """The sha256 of the feature names in slot order: what a model file and a recording run
+    record beside the version, so a slot that changed meaning without a version bump is caught
+    (``tests/test_learned_features.py`` pins the digest of each version)."""
+    return hashlib.sha256("\n".join(names).encode("utf-8")).hexdigest()
+
+
 def feature_column(j: int) -> str:
     """The column of feature slot ``j`` in a recording run's chunk files."""
     return f"f{j:03d}"
@@ -82,3 +91,12 @@ def slots_needed(kind: int, target: int, n_features: int, hidden: int) -> int:
     else:
         body = hidden * n + 2 * hidden + 1
     return HEADER + 2 * n + body
+
+
+def scratch_needed(kind: int, target: int, n_features: int, hidden: int) -> int:
+    """How much of the work area's model scratch (``w.model_in``) evaluating a model of this
+    shape writes: its standardised inputs, or for a folded advantage network its hidden units,
+    then each changed feature's difference and its slot (``strategies.learned.value``)."""
+    if kind == MLP and target == ADVANTAGE:
+        return hidden + 2 * n_features
+    return model_inputs(target, n_features)

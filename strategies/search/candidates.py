@@ -48,6 +48,16 @@ def _same_as(w, c: int, n: int, value: int, entries) -> bool:
 
 
 @njit(cache=True)
+def find(w, count: int, entries, n: int, value: int) -> int:
+    """The first of the ``count`` candidates identical to the proposal (``n`` entries of
+    ``entries``, ``value``), or -1."""
+    for c in range(count):
+        if _same_as(w, c, n, value, entries):
+            return c
+    return -1
+
+
+@njit(cache=True)
 def add(w, count: int, entries, n: int, value: int, as_line: bool, kind: int) -> int:
     """Add a candidate of ``kind`` (``Candidate``; ``n`` entries: one meld line when
     ``as_line``, else a pick-up's entries) unless an identical one is there; returns the new

@@ -24,6 +24,7 @@ from sim.core.rules import R_DEALS
 from sim.engine import rng
 from sim.engine.flow import apply_decision, clear_proposal, ended, next_turn
 from sim.engine.layout import S_DEAL, S_DECIDER, S_DECISION, S_SEAT, S_TEAMS, S_TURN
+from sim.engine.legal import team_of
 from sim.engine.scoring import deal_score
 from strategies.learned.features import write_features
 from strategies.learned.value import model_value
@@ -100,7 +101,7 @@ def value_for(g, seat: int) -> float:
     (an unfinished deal is scored as it stands); in the last deal, the game margin plus a
     bonus for winning the game."""
     teams = g.sc[S_TEAMS]
-    own = seat % teams
+    own = team_of(g, seat)
     last = g.sc[S_DEAL] >= g.rules[R_DEALS]
     ours = 0.0
     best = -1e18
