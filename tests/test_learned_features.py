@@ -9,17 +9,23 @@ players, and asks for the same vector from that seat's view. It has teeth: the s
 changes the vector of a seat whose hand it dealt anew, a planted peeking variant of
 ``write_features`` is caught, and planted changes of what the seat does see (its hand, a known
 card, the melds, the pile) change the vector.
+
+What each slot means is pinned three ways: the feature names' digest per ``FEATURE_VERSION``
+(a change of names without a new version fails), every slot checked by name against a value
+computed here from the game record (``expected_features``), and the whole vectors at fixed
+positions (tests/golden/features.json, compared in tests/test_golden.py).
 """
 
 from __future__ import annotations
 
+import hashlib
 from collections import Counter
 
 import numpy as np
 import pytest
 from numba import njit
 
-from sim.core.cards import KIND_NAMES, N_KINDS, RANK_NAMES
+from sim.core.cards import KIND_INDEX, KIND_NAMES, N_KINDS, RANK_NAMES
 from sim.core.enums import NO_DECISION, Book, Decision
 from sim.core.profiles import PROFILES
 from sim.core.records import N_COLUMNS, TeamField
@@ -33,7 +39,10 @@ from sim.engine.layout import (
     M_TWO,
     MAX_CARDS,
     S_DEAL,
+    S_DECIDER,
     S_DECISION,
+    S_FROZEN_N,
+    S_PICKED_UP,
     S_PILE_N,
     S_PLAYERS,
     S_SEAT,
@@ -45,8 +54,10 @@ from sim.engine.scoring import N_PARTS
 from sim.play.api import make_table
 from sim.play.loop import decide
 from strategies.learned.features import write_features
-from strategies.learned.schema import FEATURE_NAMES, N_FEATURES
+from strategies.learned.schema import FEATURE_NAMES, FEATURE_VERSION, N_FEATURES
 from tests import hidden_cards as hc
+from tests.golden.features import deal_steps
+from tests.position import position
 
 SHAPES: dict[str, Rules] = {name: rules for name, (rules, _) in PROFILES.items()}
 SHAPES["3 players"] = replace(PROFILES["standard"][0], players=3, partnerships=3, decks=4)
@@ -152,6 +163,29 @@ def test_every_feature_has_one_unique_name():
     assert all(isinstance(n, str) and n.strip() == n and n for n in FEATURE_NAMES)
 
 
+# The sha256 of the feature names (``"\n".join(FEATURE_NAMES)``) of each feature version. A
+# model file is refused by a handfoot of another FEATURE_VERSION, so a change of the names
+# (a slot added, removed, moved or renamed) must come with a new version and its digest here:
+# pinning the digest keeps a change of meaning from reaching the shipped models silently.
+FEATURE_NAMES_SHA256 = {
+    1: "51ce662870afc94bc4e6044b80d0f0ae1b39dcb83d79c55a305fe12c070340de",
+}
+
+
+def feature_names_digest(names) -> str:
+    return hashlib.sha256("\n".join(names).encode()).hexdigest()
+
+
+def test_feature_names_are_pinned_to_their_version():
+    assert FEATURE_VERSION in FEATURE_NAMES_SHA256, (
+        f"FEATURE_VERSION {FEATURE_VERSION} has no digest in FEATURE_NAMES_SHA256: add "
+        f"{FEATURE_VERSION}: \"{feature_names_digest(FEATURE_NAMES)}\"")
+    assert feature_names_digest(FEATURE_NAMES) == FEATURE_NAMES_SHA256[FEATURE_VERSION], (
+        f"feature names changed: bump FEATURE_VERSION and add its digest "
+        f"({FEATURE_VERSION + 1}: \"{feature_names_digest(FEATURE_NAMES)}\" in "
+        f"FEATURE_NAMES_SHA256), and refit the shipped models")
+
+
 @pytest.mark.parametrize("shape", list(SHAPES))
 def test_features_see_nothing_hidden_from_the_viewer(shape):
     rules = SHAPES[shape]
@@ -223,41 +257,208 @@ def test_what_the_viewer_sees_changes_the_vector(what, snapshots):
     assert len(snapshots) >= 20 and changed == len(snapshots), (changed, len(snapshots))
 
 
-def test_named_slots_hold_what_their_names_say(snapshots):
-    """``FEATURE_NAMES`` and ``write_features`` agree slot by slot: each slot named below
-    holds, at every position of a real game and from two seats' views, the number its name
-    says, read from the game record here (so a slot moved or misnamed fails)."""
+# Card values (R-C3) written out here, not read from the engine, so that the slot test below
+# computes every slot on its own; a melded black three counts -5 (R-V7).
+VALUE = {"4": 5, "5": 5, "6": 5, "7": 5, "8": 10, "9": 10, "10": 10, "J": 10, "Q": 10, "K": 10,
+         "A": 20, "2": 20, "JK": 50, "R3": 0, "B3": 5}
+MELDED_VALUE = {**VALUE, "W": 0, "B3": -5}
+NATURALS = KIND_NAMES[:11]
+
+
+def expected_features(g, seat: int, rules: Rules) -> dict[str, float]:
+    """Every slot, by name, as its name and docs/learned.md say, computed in plain Python from
+    the game record and the rule set (none of ``strategies.learned``'s or the engine's
+    helpers)."""
+    sc = g["sc"]
+    players, teams = rules.players, rules.partnerships
+    team = seat % teams
+    deal = int(sc[S_DEAL])
+    d = min(deal, 4) - 1
+    hand = dict(zip(KIND_NAMES, g["hand"][seat].tolist(), strict=True))
+    held = [int(n) for n in g["hand"][:players].sum(axis=1)]
+    foot = [int(n) for n in g["foot"][:players].sum(axis=1)]
+    on_foot = g["on_foot"][:players].tolist()
+    melds = g["meld"][:teams].tolist()  # [team][rank] = [naturals, twos, jokers]
+    books = g["books"][:teams].tolist()  # [team] = [clean, dirty, wild, black3]
+    melded = [sum(n * MELDED_VALUE[kind] for kind, n in zip(KIND_NAMES, booked, strict=True))
+              + sum(m[M_NAT] * MELDED_VALUE[rank] + m[M_TWO] * VALUE["2"]
+                    + m[M_JOKER] * VALUE["JK"] for rank, m in zip(RANK_NAMES, ms, strict=True))
+              for booked, ms in zip(g["booked"][:teams].tolist(), melds, strict=True)]
+    table_points = [melded[p] + clean * rules.clean_book_bonus
+                    + (dirty + black3) * rules.dirty_book_bonus + wild * rules.wild_book_bonus
+                    + int(g["red3"][p]) * rules.red3_bonus
+                    for p, (clean, dirty, wild, black3) in enumerate(books)]
+    # The rival: the other partnership with the most points on the table, the first on a tie.
+    rival = max((p for p in range(teams) if p != team), key=lambda p: table_points[p])
+    minimum = rules.opening_minimums[d]
+
+    def side(p):
+        opened = int(g["opened"][p])
+        clean, dirty, wild, black3 = books[p]
+        f = {"opened": opened, "opening minimum still to meet": 0 if opened else minimum}
+        for rank, m in zip(RANK_NAMES, melds[p], strict=True):
+            f[f"meld {rank} cards"] = sum(m)
+        f["wilds in open melds"] = sum(m[M_TWO] + m[M_JOKER] for m in melds[p])
+        f.update({"clean books": clean, "dirty books": dirty, "wild books": wild,
+                  "black3 books": black3, "melded card points": melded[p],
+                  "red threes exposed": g["red3"][p], "points on the table": table_points[p],
+                  "pile pick-ups": g["pickups"][p]})
+        f["book requirement to go out met"] = int(
+            clean + black3 >= rules.out_clean_books[d] and dirty >= rules.out_dirty_books[d]
+            and wild >= rules.out_wild_books[d])
+        return f
+
+    points = sum(n * VALUE[k] for k, n in hand.items())
+    partners = [s for s in range(players) if s != seat and s % teams == team]
+    opponents = [s for s in range(players) if s % teams != team]
+    opp_foot = [on_foot[s] for s in opponents]
+    want = {f"own {k} held": n for k, n in hand.items()}
+    want.update({
+        "own cards held": held[seat], "own card points held": points,
+        "own on Foot": on_foot[seat], "own Foot cards": foot[seat],
+        "own natural pairs held": sum(hand[k] >= 2 for k in NATURALS),
+        "own naturals that fit own melds": sum(
+            hand[k] for k in NATURALS if melds[team][RANK_NAMES.index(k)][M_NAT] > 0),
+        "has partner": int(bool(partners)),
+        "partner fewest cards held": min((held[s] for s in partners), default=0),
+        "partners on Foot (share)":
+            sum(on_foot[s] for s in partners) / len(partners) if partners else 0,
+        "opponent fewest cards held": min(held[s] for s in opponents),
+        "opponents mean cards held": sum(held[s] for s in opponents) / len(opponents),
+        "opponents on Foot (share)": sum(opp_foot) / len(opponents),
+        "opponent fewest Foot cards": min(foot[s] for s in opponents)})
+    known = g["known"][opponents].sum(axis=0).tolist()
+    want.update({f"opponents known {kind}": n for kind, n in zip(KIND_NAMES, known, strict=True)})
+    want.update({f"own side {f}": v for f, v in side(team).items()})
+    want.update({f"rival {f}": v for f, v in side(rival).items()})
+    pile = [KIND_NAMES[k] for k in g["pile"][: int(sc[S_PILE_N])]]
+    size = rules.pickup_size
+    taken = {"top": min(size, len(pile)), "whole": len(pile),
+             "exact": size if len(pile) >= size else 0}[rules.pickup_rule]
+    top = pile[-1] if pile else None
+    want.update({
+        "pile cards": len(pile), "pile cards a pick-up takes": taken,
+        "pile frozen cards set aside": sc[S_FROZEN_N],
+        "pile card points": sum(VALUE[k] for k in pile),
+        "pile open to own pick-up": int(
+            top is not None and top not in ("R3", "B3") and taken > 0
+            and (rules.wild_top_pickup or top not in ("2", "JK")) and hand[top] >= 2)})
+    for kind in KIND_NAMES:
+        want[f"pile top {kind}"] = int(top == kind)
+    stock_share = int(sc[S_STOCK_N]) / rules.total_cards
+    to_play, decision = int(sc[S_SEAT]), int(sc[S_DECISION])
+    want.update({
+        "stock cards": sc[S_STOCK_N], "stock share of the shoe": stock_share,
+        "deal number": deal, "last deal": int(deal >= rules.deals_per_game),
+        "opening minimum": minimum,
+        "game score own minus rival (x1000)":
+            (int(g["game_score"][team]) - int(g["game_score"][rival])) / 1000,
+        "own turn": int(to_play == seat),
+        "own decision pending": int(decision != NO_DECISION and sc[S_DECIDER] == seat),
+        "turn number": sc[S_TURN],
+        "picked up this turn": sc[S_PICKED_UP] if to_play == seat else 0,
+        "seats until own turn": (seat - to_play) % players})
+    for code, word in enumerate(Decision.words):
+        want[f"pending {word}"] = int(decision == code)
+    want.update({
+        "own card points x an opponent on Foot": points if any(opp_foot) else 0,
+        "own cards held x opponents on Foot share": held[seat] * (sum(opp_foot) / len(opponents)),
+        "table points own minus rival": table_points[team] - table_points[rival],
+        "own card points x stock share": points * stock_share})
+    return {name: float(v) for name, v in want.items()}
+
+
+# The named-slot test's positions: every step of one deal of each game below, kept every so
+# many steps (and every grant or go-out pending): (shape, seed, deal, game score, every).
+# With the built positions (``built_positions``) they meet every slot with two values at least
+# and tell every two slots apart (both asserted): 3 to 6 players, partnerships and individual
+# play, a rival that is not the first other partnership, the first and the last deal with game
+# scores, every pending decision, a frozen pile, melded black threes, held red threes, exact
+# and whole pick-ups.
+SLOT_GAMES = (("standard", 5, 1, (0, 0), 11), ("standard", 5, 4, (2350, 3100), 11),
+              ("3 players", 2, 2, (400, 900, -100), 9), ("6 players", 3, 3, (1200, -300, 800), 17),
+              ("brouillette", 1, 3, (900, -400, 1200, 150), 9), ("eleven", 6, 1, (0, 0), 11),
+              ("simpson", 7, 2, (300, -200, 0, 100), 11), ("saskatchewan", 4, 4, (2500, 2800), 13))
+
+
+def built_positions() -> list[tuple[np.ndarray, Rules, str]]:
+    """What real games of the built-in heuristics seldom show: a joker on top of the pile
+    (open to a held pair of them), jokers known in opponents' hands, black-three books on
+    both sides (in different numbers). The melded card points are set by hand."""
+    standard = SHAPES["standard"]
+    p = position(hands={0: ["JK", "JK", "9", "R3"], 1: ["JK", "8", "8"], 2: ["5"] * 6,
+                        3: ["JK", "JK", "Q"]},
+                 melds=[(0, "K", ["K"] * 4 + ["2"]), (1, "W", ["2", "2", "JK"])],
+                 books={0: (1, 0, 0), 1: (0, 1, 1)}, opened=(0, 1), on_foot=(2,),
+                 pile=["4", "Q", "JK"], stock=["7"] * 40, deal=2, rules=standard)
+    g = p[0]
+    g["known"][1, KIND_INDEX["JK"]] = 1
+    g["known"][3, KIND_INDEX["JK"]] = 2
+    g["melded_value"][:2] = (60 + 7 * 10, 90 + 6 * 10 + 20 + 7 * 20)
+    g["game_score"][:2] = (-700, 450)
+    g["sc"][S_TURN] = 31
+    g["sc"][S_SEAT] = g["sc"][S_DECIDER] = 0
+    g["sc"][S_DECISION] = Decision.PICK_UP
+    rules = PROFILES["brouillette-partners"][0]
+    q = position(hands={0: ["B3", "B3", "6"], 1: ["7", "7"], 2: ["A"] * 3, 3: ["10"]},
+                 melds=[(0, "B3", ["B3"] * 3), (1, "9", ["9"] * 4)], opened=(0, 1),
+                 pile=["5", "B3"], stock=["8"] * 30, deal=3, rules=rules)
+    h = q[0]
+    h["books"][0, Book.BLACK3] = 1
+    h["books"][1, Book.BLACK3] = 2
+    h["booked"][0, KIND_INDEX["B3"]] = 7
+    h["booked"][1, KIND_INDEX["B3"]] = 14
+    h["melded_value"][:2] = (-15 - 35, 40 - 70)
+    h["sc"][S_TURN] = 44
+    h["sc"][S_SEAT] = h["sc"][S_DECIDER] = 1
+    h["sc"][S_DECISION] = Decision.MELD
+    return [(p.game.copy(), standard, "built: jokers"), (q.game.copy(), rules, "built: black3")]
+
+
+@pytest.fixture(scope="module")
+def slot_views() -> list[tuple[np.ndarray, int, Rules, str, dict[str, float]]]:
+    """(position, seat, rules, where, the expected slots) for every seat of every kept
+    position."""
+    kept = built_positions()
+    for shape, seed, deal, score, every in SLOT_GAMES:
+        rules = SHAPES[shape]
+        for i, table in enumerate(deal_steps(rules, seed, deal, score)):
+            if i % every == 0 or table.g["sc"][S_DECISION] in (Decision.GRANT, Decision.GO_OUT):
+                kept.append((table.game.copy(), rules, f"{shape} seed {seed} deal {deal} step {i}"))
+    return [(g, seat, rules, f"{where}, seat {seat}", expected_features(g[0], seat, rules))
+            for g, rules, where in kept for seat in range(rules.players)]
+
+
+def check_named_slots(features, views) -> list[str]:
+    """Where ``features`` disagrees with ``expected_features`` (at most a few, by name)."""
     slot = {name: j for j, name in enumerate(FEATURE_NAMES)}
     out = np.zeros(N_FEATURES)
-    met = Counter()
-    for g in snapshots:
-        sc = g["sc"]
-        for seat in (0, 1):
-            team = seat % int(sc[S_TEAMS])
-            write_features(g, seat, out)
-            want = {"own cards held": g["hand"][seat].sum(), "own on Foot": g["on_foot"][seat],
-                    "own Foot cards": g["foot"][seat].sum(), "has partner": 1,
-                    "pile cards": sc[S_PILE_N], "stock cards": sc[S_STOCK_N],
-                    "deal number": sc[S_DEAL], "turn number": sc[S_TURN],
-                    "own turn": int(sc[S_SEAT] == seat), "own side opened": g["opened"][team]}
-            for k, kind in enumerate(KIND_NAMES):
-                want[f"own {kind} held"] = g["hand"][seat, k]
-                want[f"opponents known {kind}"] = sum(
-                    g["known"][s, k] for s in range(int(sc[S_PLAYERS]))
-                    if s % int(sc[S_TEAMS]) != team)
-                top = g["pile"][sc[S_PILE_N] - 1] if sc[S_PILE_N] else -1
-                want[f"pile top {kind}"] = int(top == k)
-            for r, rank in enumerate(RANK_NAMES):
-                want[f"own side meld {rank} cards"] = sum(g["meld"][team, r, m]
-                                                          for m in (M_NAT, M_TWO, M_JOKER))
-            for b, book in enumerate(Book.words):
-                want[f"own side {book} books"] = g["books"][team, b]
-            for d, word in enumerate(Decision.words):
-                want[f"pending {word}"] = int(sc[S_DECISION] == d)
-            got = {name: out[slot[name]] for name in want}
-            assert got == {name: float(v) for name, v in want.items()}, \
-                {n: (got[n], want[n]) for n in want if got[n] != want[n]}
-            met["opened"] += int(g["opened"][team])
-            met["known"] += int(g["known"].sum() > 0)
-            met["books"] += int(g["books"][team].sum() > 0)
-    assert all(met[k] > 0 for k in ("opened", "known", "books")), met
+    bad: list[str] = []
+    for g, seat, _, where, want in views:
+        assert set(want) == set(FEATURE_NAMES), (
+            f"slots without an independent check: {sorted(set(FEATURE_NAMES) - set(want))}; "
+            f"checks of no slot: {sorted(set(want) - set(FEATURE_NAMES))}")
+        assert features(g[0], seat, out) == N_FEATURES
+        bad += [f"{name}: {out[slot[name]]}, want {v} ({where})"
+                for name, v in want.items() if out[slot[name]] != v]
+        if len(bad) >= 4:
+            break
+    return bad
+
+
+def test_named_slots_hold_what_their_names_say(slot_views):
+    """``FEATURE_NAMES`` and ``write_features`` agree slot by slot: every slot holds, at every
+    kept position (real games in several shapes, and built ones) and from every seat's view,
+    the number its name says, computed here from the game record (``expected_features``,
+    which must name every slot: a slot added without a check fails). The positions meet every
+    slot with two values at least and no two slots with the same values everywhere, so a slot
+    moved, swapped with another or misnamed fails."""
+    bad = check_named_slots(write_features, slot_views)
+    assert bad == [], bad
+    table = np.array([[want[name] for name in FEATURE_NAMES] for *_, want in slot_views])
+    constant = [FEATURE_NAMES[j] for j in np.flatnonzero((table == table[0]).all(axis=0))]
+    assert constant == [], f"slots met with one value only: {constant}"
+    columns, first = np.unique(table.T, axis=0, return_inverse=True)
+    same = [[FEATURE_NAMES[j] for j in np.flatnonzero(first == c)] for c in range(len(columns))]
+    assert len(columns) == N_FEATURES, \
+        f"slots no position tells apart: {[names for names in same if len(names) > 1]}"

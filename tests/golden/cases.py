@@ -2,9 +2,10 @@
 every profile with every strategy (and mixed tables), plus custom table shapes.
 
 ``expected.json`` holds their digests as the engine produced them before the architecture
-change (commit 715d02a), and the search player's (``*-pimc``, added later) as last
-regenerated (expected.json's "changed" says why); ``python -m tests.golden.cases`` prints the
-digests of the current code, and ``tests/test_golden.py`` compares the two.
+change (commit 715d02a), and the search player's (``*-pimc``) and the learned player's
+(``*-learned``), added later, as last regenerated (expected.json's "changed" says why);
+``python -m tests.golden.cases`` prints the digests of the current code, and
+``tests/test_golden.py`` compares the two.
 """
 
 from __future__ import annotations
@@ -35,6 +36,13 @@ SHAPE_STRATEGIES = ("random", "greedy", "tactician-alt", "all4")
 # PIMC_GAMES games, a trace of one).
 PIMC_PROFILES = tuple(PROFILES)
 PIMC_GAMES = 2
+# The learned player (its shipped model of the profile, its base policy tuned) against tuned,
+# in two profiles that ship a model (partnerships and individual play): records of
+# LEARNED_GAMES games, a trace of one. These also pin the shipped models
+# (strategies/learned/models/): a refitted model changes them, and is regenerated with its
+# reason.
+LEARNED_PROFILES = ("standard", "simpson")
+LEARNED_GAMES = 4
 
 
 def seats(players: int, name: str) -> list[str | StrategyInfo]:
@@ -44,6 +52,8 @@ def seats(players: int, name: str) -> list[str | StrategyInfo]:
         return [from_mapping(dict(ALT), "tactician-alt")] * players
     if name == "pimc":
         return ["pimc" if s % 2 == 0 else "cautious" for s in range(players)]
+    if name == "learned":
+        return ["learned" if s % 2 == 0 else "tuned" for s in range(players)]
     if name == "all4":
         pool = ["greedy", "random", "tactician", "cautious"]
         return [pool[s % 4] for s in range(players)]
@@ -69,6 +79,8 @@ def cases() -> Iterator[tuple[str, Rules, str]]:
             yield f"{shape}-{strategy}", rules, strategy
     for profile in PIMC_PROFILES:
         yield f"{profile}-pimc", PROFILES[profile][0], "pimc"
+    for profile in LEARNED_PROFILES:
+        yield f"{profile}-learned", PROFILES[profile][0], "learned"
 
 
 # The record fields of commit 715d02a, in its order: later fields (added for reports) are not
@@ -83,8 +95,8 @@ def digest(rules: Rules, strategy: str) -> dict:
     from numpy.lib.recfunctions import repack_fields
 
     table = seats(rules.players, strategy)
-    search = strategy == "pimc"
-    games, traced = (PIMC_GAMES, 1) if search else (RECORD_GAMES, TRACE_GAMES)
+    games, traced = {"pimc": (PIMC_GAMES, 1), "learned": (LEARNED_GAMES, 1)}.get(
+        strategy, (RECORD_GAMES, TRACE_GAMES))
     records = repack_fields(play(rules, table, 11, 0, games)[list(RECORD_FIELDS_715D02A)])
     buf = io.StringIO()
     write_jsonl(trace_games(rules, table, 5, 0, traced), buf)
