@@ -13,6 +13,7 @@ import numpy as np
 import polars as pl
 import pytest
 
+from analysis.experiments import guide_plan
 from analysis.experiments.players import Player
 from analysis.reports import guide
 from analysis.reports.reach import DEPENDS, MIXED, each, kind_of
@@ -34,7 +35,7 @@ def player(label: str, **knobs: int) -> Player:
 def params(players: list[Player], keys: tuple[str, ...] = ()) -> dict:
     """A guide's params for ``players`` (the advice of the first player's knobs); with more
     than one player the pairings of ``keys`` are '<player>--<key>'."""
-    items, skipped = guide.advice_items(players[0].knobs, get_profile("standard"))
+    items, skipped = guide_plan.advice_items(players[0].knobs, get_profile("standard"))
     owners = {f"{p.label}--{k}": p.label for p in players for k in keys} \
         if len(players) > 1 else {}
     return {"rules": "standard", "profile": "standard", "baseline": players[0].label,
@@ -114,7 +115,7 @@ def test_advice_the_player_does_not_follow_is_flagged_when_it_pays():
 
 
 def test_advice_that_plays_identically_under_the_rules_is_skipped_with_its_reason():
-    items, skipped = guide.advice_items(CAUTIOUS, get_profile("simpson"))
+    items, skipped = guide_plan.advice_items(CAUTIOUS, get_profile("simpson"))
     keys = {i.key for i in items}
     assert "min-pile" not in keys and "books" not in keys
     reasons = " ".join(s.reason for s in skipped)
@@ -126,7 +127,7 @@ def test_advice_that_plays_identically_under_the_rules_is_skipped_with_its_reaso
                                "simpson")
     assert any(t.startswith("Not measured under simpson: pick up any pile you can") and
                "no partner" in t for t in text)
-    items, skipped = guide.advice_items(CAUTIOUS, get_profile("standard"))
+    items, skipped = guide_plan.advice_items(CAUTIOUS, get_profile("standard"))
     assert skipped == [] and {"hold1", "hold2", "min-pile", "books", "go-out1", "go-out2",
                               "black3", "keep-pairs", "discard-safety"} == {i.key for i in items}
 
@@ -151,7 +152,7 @@ def test_every_profile_is_measured_with_its_ladders_first_two_players(tmp_path, 
             ["learned", "tuned"], profile
         assert all(set(KNOBS) <= set(p.knobs) for p in chosen), profile
         assert "strongest fast player measured" in chosen[0].why
-        plan = guide.plan(profile, chosen, tmp_path / profile)
+        plan = guide_plan.plan(profile, chosen, tmp_path / profile)
         n = len(plan.items)
         assert len(plan.pairings) == 2 * n, profile
         assert sorted(plan.pairing_players.values()) == ["learned"] * n + ["tuned"] * n
@@ -193,7 +194,7 @@ def test_a_rule_file_is_measured_with_the_players_built_for_it(tmp_path, monkeyp
                                     "abc; no shipped ladder): tuned; m; reused from")
     assert asked == {"rules": str(house), "runs": tmp_path / "runs",
                      "budget": player_build.scaled(0.5)}
-    plan = guide.plan(str(house), chosen, tmp_path / "plan")
+    plan = guide_plan.plan(str(house), chosen, tmp_path / "plan")
     assert plan.profile.startswith("custom")
     assert plan.pairing_players[f"{slug('tuned for house')}--hold1"] == "tuned for house"
     assert set(plan.pairing_players.values()) == {"tuned for house", "other for house"}

@@ -18,6 +18,7 @@ import polars as pl
 import pytest
 from statsmodels.stats.multitest import multipletests
 
+from analysis.experiments import guide_plan
 from analysis.experiments.pairings import Pairing, PairRuns, Side
 from analysis.reports import content, guide, hold_wild
 from analysis.reports.guide_card import card_of
@@ -432,7 +433,7 @@ def guide_items(rng: np.random.Generator, p: dict) -> list[Analysed]:
     - keep-pairs: learned +300, tuned -300, tuned's comparison on another seed: not the same
       shuffles, so not compared."""
     players = {q["label"]: q["knobs"] for q in p["players"]}
-    items = {i["key"]: guide.Advice(**i) for i in p["items"]}
+    items = {i["key"]: guide_plan.Advice(**i) for i in p["items"]}
     shared = rng.normal(0, 2_000, N)
     luck = rng.normal(0, 3_000, N)
     plan = {"black3": ((400.0, 1_000.0), (300.0, 1_000.0)),
@@ -442,7 +443,7 @@ def guide_items(rng: np.random.Generator, p: dict) -> list[Analysed]:
     out = []
     for key, per_player in plan.items():
         for who, (effect, sd) in zip(TWO, per_player, strict=True):
-            sign = -1.0 if guide.follows(items[key], players[who]) == "advice" else 1.0
+            sign = -1.0 if guide_plan.follows(items[key], players[who]) == "advice" else 1.0
             seed = 2 if (key, who) == ("keep-pairs", "tuned") else 1
             m = sign * margins(rng, effect, sd, shared)
             out.append(analysed(f"{who}--{key}", key, m, luck, seed))

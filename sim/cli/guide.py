@@ -62,11 +62,11 @@ def guide(rules_spec: str, players: tuple[str, ...], allow_oracle: bool, build_s
     (5,000 shuffles per comparison, each played in every seating) takes about 3 minutes on 2
     cores for a two-partnership profile.
     """
+    from analysis.experiments import guide_plan
     from analysis.experiments.pairings import rules_and_profile
     from analysis.experiments.players import check_player_spec, checked, search_spec
     from analysis.experiments.playing import play_pairs
     from analysis.experiments.strong_players import choose
-    from analysis.reports import guide as gd
 
     check_common(games, seed, jobs, report_name)
     check_games(search_games, least=2)
@@ -74,7 +74,7 @@ def guide(rules_spec: str, players: tuple[str, ...], allow_oracle: bool, build_s
         for spec in players:
             check_player_spec(spec)
         rules, profile = rules_and_profile(rules_spec)
-        name = report_name or gd.default_name(rules_spec, profile)
+        name = report_name or guide_plan.default_name(rules_spec, profile)
         check_report_name(name)
         root = runs_root(runs_dir, "guide", name)
         chosen = choose(rules_spec, players, allow_oracle, runs_dir=runs_dir, jobs=jobs,
@@ -86,7 +86,7 @@ def guide(rules_spec: str, players: tuple[str, ...], allow_oracle: bool, build_s
                                             f"{chosen[0].label}'s heuristic, on "
                                             f"{search_games:,} shuffles (--with-search)"),
                 label="pimc"))
-        plan = gd.plan(rules_spec, chosen, root / "strategies")
+        plan = guide_plan.plan(rules_spec, chosen, root / "strategies")
         search = {p.label for p in chosen if p.speed == "search"}
         fast = [p for p in plan.pairings if plan.pairing_players[p.key] not in search]
         slow = [p for p in plan.pairings if plan.pairing_players[p.key] in search]
