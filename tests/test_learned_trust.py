@@ -200,6 +200,23 @@ def test_learn_reuses_a_fresh_recording_run_and_records_its_provenance(recorded,
     assert model.base_policy["params"] == _tuned_params("standard")
 
 
+def test_another_fit_of_the_same_recording_keeps_the_first_fits_round_files(recorded, tmp_path,
+                                                                           capsys):
+    """A value model fitted from the advantage model's recording run (the shipped value model
+    is made that way) once overwrote round 1's model file of the run, which later rounds and
+    measurements read; each fit now names its round files by its target and kind."""
+    _copy_run(recorded, tmp_path)
+    runs = tmp_path / "runs"
+    first = (runs / "rec-value-ridge-round1.json").read_bytes()
+    args = [a if a != "ridge" else "mlp" for a in LEARN]
+    code, _, err = cli(capsys, *args, "--hidden", "4", "--out", str(tmp_path / "mlp.json"),
+                       "--name", "rec", "--runs-dir", str(runs), "--report-dir",
+                       str(tmp_path / "report"))
+    assert code == 0, err
+    assert (runs / "rec-value-ridge-round1.json").read_bytes() == first
+    assert read_model(runs / "rec-value-mlp-round1.json").kind == "mlp"
+
+
 # --- 5. branched games keep the game score -----------------------------------------------------
 
 @pytest.mark.parametrize("profile", ["standard", "eleven"])
@@ -265,11 +282,11 @@ def test_rounds_play_over_round_ones_base_keep_every_rounds_data_and_ship_the_be
             str(tmp_path / "m.json"), "--name", "ei", "--runs-dir", str(tmp_path / "runs"),
             "--report-dir", str(tmp_path / "report")]
     assert learn_in_process(*args) == 0
-    round2 = load(str(tmp_path / "runs" / "ei-round2.toml"))
+    round2 = load(str(tmp_path / "runs" / "ei-value-ridge-round2.toml"))
     assert round2.base_policy == "cautious"
     cautious = {k: float(v) for k, v in load("cautious").params.items()}
-    second = read_model(tmp_path / "runs" / "ei-round2.json")
-    first = read_model(tmp_path / "runs" / "ei-round1.json")
+    second = read_model(tmp_path / "runs" / "ei-value-ridge-round2.json")
+    first = read_model(tmp_path / "runs" / "ei-value-ridge-round1.json")
     assert second.base_policy["params"] == cautious == first.base_policy["params"]
     assert first.metadata["training"]["data_rounds"] == 1
     assert second.metadata["training"]["data_rounds"] == 2

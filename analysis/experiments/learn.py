@@ -310,10 +310,13 @@ def learn(settings: LearnSettings, out: Path, runs_dir: Path, name: str | None =
     models: list[Model] = []
     done_runs: list[Run] = []
     base_spec = ""
+    # A round's model and player files are named by what is fitted too: a value model fitted
+    # from the same recording run (``--target value``) must not replace the advantage model's.
+    fitted = f"{settings.fit.target}-{settings.fit.kind}"
     for r in range(1, rounds + 1):
         current = dataclasses.replace(settings, player=player, seed=settings.seed + r - 1)
         rules, profile, spec = check(current, out)
-        folder = runs_dir / (base if r == 1 else f"{base}-round{r}")
+        folder = runs_dir / (base if r == 1 else f"{base}-{fitted}-round{r}")
         if folder.exists():  # a stale run is refused before anything is said or played
             check_fresh(Run.open(folder), folder)
         note(f"round {r} of {rounds}: games of {described} in every seat" if rounds > 1 else
@@ -324,17 +327,18 @@ def learn(settings: LearnSettings, out: Path, runs_dir: Path, name: str | None =
         model.metadata["training"]["player"] = described
         if r == 1:
             base_spec = model.base_policy["spec"]
-        model_path = runs_dir / f"{base}-round{r}.json"
+        model_path = runs_dir / f"{base}-{fitted}-round{r}.json"
         write_model(model_path, model)
-        strategy = runs_dir / f"{base}-round{r}.toml"
+        strategy = runs_dir / f"{base}-{fitted}-round{r}.toml"
         strategy.write_text(f'# the learned player of round {r} (handfoot learn), over the base '
                             f'policy round 1 was measured against\n'
                             f'base = "learned"\nmodel = "{model_path.name}"\n'
                             f'base_policy = "{_spec_path(base_spec)}"\n', encoding="utf-8")
         if measure:
+            measured = runs_dir / f"{base}-{fitted}-measure"
             history.append(measure_round(r, str(strategy), settings.player, settings.rules,
-                                         settings.seed, measure, runs_dir / f"{base}-measure",
-                                         jobs, progress, note))
+                                         settings.seed, measure, measured, jobs, progress,
+                                         note))
         models.append(model)
         player = str(strategy)
         described = f"learned with the round {r} model"

@@ -108,7 +108,7 @@ def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--root", type=Path, default=Path("runs/refit-check"))
     parser.add_argument("--round1", type=Path,
-                        default=Path("runs/learn-standard-tuned-s1-g20000-round1.json"),
+                        default=Path("runs/learn-standard-tuned-s1-g20000-advantage-mlp-round1.json"),
                         help="round 1's model of the shipped recipe (docs/learned.md)")
     parser.add_argument("--shuffles", type=int, default=4000)
     parser.add_argument("--seed", type=int, default=28028)

@@ -505,6 +505,11 @@ def build(pairs: list[PairRuns], params: dict, out: Path | None) -> Content:
         knobs = ", ".join(f"{k} = {v:g}" for k, v in p.knobs.items())
         method.append(f"{p.label}'s tactician knobs (a learned player's: its base policy's): "
                       f"{knobs}.")
+    method.append("A learned player turns the knob in its base policy and keeps its model as "
+                  "fitted, over the unchanged base (its strategy file says any_base = true): "
+                  "its verdicts are those of the shipped player playing the habit, not of a "
+                  "player refitted to it. `make refit-check` measures how far refitting moves "
+                  "them (docs/answers.md).")
     if out is not None and params.get("card"):
         from analysis.reports.card import write_card
         from analysis.reports.guide_card import FILE, card_of
