@@ -36,7 +36,6 @@ from __future__ import annotations
 
 import contextlib
 import dataclasses
-import hashlib
 import json
 import os
 import time
@@ -46,7 +45,8 @@ from pathlib import Path
 
 from analysis.experiments.pairings import Note, PlayError, rules_and_profile
 from sim.runs.storage import Run, RunError, engine_build
-from strategies.learned.schema import FEATURE_NAMES, FEATURE_VERSION
+from strategies.learned.schema import FEATURE_VERSION
+from strategies.learned.schema import feature_digest as names_digest
 
 PLAYERS_DIR = "players"
 META = "player.json"
@@ -114,9 +114,9 @@ def player_folder(runs_dir: Path, rules_id: str) -> Path:
 
 
 def feature_digest() -> str:
-    """sha256 of the feature names the learned model reads, in order (with FEATURE_VERSION,
-    what a model fitted now is fitted on)."""
-    return hashlib.sha256("\n".join(FEATURE_NAMES).encode()).hexdigest()[:16]
+    """The feature names' digest (``strategies.learned.schema.feature_digest``), shortened as
+    ``player.json`` records it: with FEATURE_VERSION, what a model fitted now is fitted on."""
+    return names_digest()[:16]
 
 
 def build_key(rules_id: str, budget: Budget) -> dict:
