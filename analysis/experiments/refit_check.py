@@ -72,6 +72,7 @@ def measure(root: Path, round1: Path, shuffles: int, seed: int, jobs: int) -> li
     from analysis.experiments.pairings import Pairing, Side
     from analysis.experiments.playing import play_pairs
     from analysis.statistics.paired import analyse_seatings, effect_difference
+    from sim.core.profiles import load_rules
 
     def note(message: str) -> None:
         print(f"refit-check: {message}", file=sys.stderr)
@@ -95,7 +96,7 @@ def measure(root: Path, round1: Path, shuffles: int, seed: int, jobs: int) -> li
                           "per_deal_low": round(result.per_deal.low, 1),
                           "per_deal_high": round(result.per_deal.high, 1)}
         moved = effect_difference(results["refit"][1], results["kept"][1])
-        deals = 4
+        deals = load_rules(RULES).deals_per_game
         line["refit_minus_kept_per_deal"] = {"mean": round(moved.mean / deals, 1),
                                              "low": round(moved.low / deals, 1),
                                              "high": round(moved.high / deals, 1)}
