@@ -15,7 +15,7 @@ import numpy as np
 
 from sim.core.rules import Rules
 from strategies.learned.model_file import TARGETS, Model, write_model
-from strategies.learned.schema import N_FEATURES, model_inputs
+from strategies.lookahead.schema import N_FEATURES, model_inputs
 
 
 def random_model(rules: Rules, kind: str = "mlp", target: str = "advantage", hidden: int = 8,

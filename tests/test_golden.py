@@ -19,7 +19,7 @@ import json
 
 import pytest
 
-from strategies.learned.schema import FEATURE_NAMES, FEATURE_VERSION
+from strategies.lookahead.schema import FEATURE_NAMES, FEATURE_VERSION
 from tests.golden.cases import EXPECTED, cases, digest
 from tests.golden.features import CASES as FEATURE_CASES
 from tests.golden.features import FEATURES, vectors

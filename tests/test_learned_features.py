@@ -1,4 +1,4 @@
-"""The learned player's features (strategies/learned/features.py): one named slot each, every
+"""The learned player's features (strategies/lookahead/features.py): one named slot each, every
 slot written, and only what the viewing seat may know.
 
 The hidden-cards check deals every card a seat cannot see anew (tests/hidden_cards.py, the
@@ -53,8 +53,8 @@ from sim.engine.layout import (
 from sim.engine.scoring import N_PARTS
 from sim.play.api import make_table
 from sim.play.loop import decide
-from strategies.learned.features import write_features
-from strategies.learned.schema import FEATURE_NAMES, FEATURE_VERSION, N_FEATURES
+from strategies.lookahead.features import write_features
+from strategies.lookahead.schema import FEATURE_NAMES, FEATURE_VERSION, N_FEATURES
 from tests import hidden_cards as hc
 from tests.golden.features import deal_steps
 from tests.position import position

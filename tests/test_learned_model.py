@@ -40,8 +40,8 @@ from strategies.learned.model_file import (
     read_model,
     write_model,
 )
-from strategies.learned.schema import FEATURE_VERSION, N_FEATURES
-from strategies.learned.value import (
+from strategies.lookahead.schema import FEATURE_VERSION, N_FEATURES
+from strategies.lookahead.value import (
     advantage_base,
     candidate_score,
     is_folded,

@@ -29,7 +29,7 @@ from strategies.learned.model_file import (
     read_model,
     write_model,
 )
-from strategies.learned.schema import ADVANTAGE, MLP, VALUE, scratch_needed
+from strategies.lookahead.schema import ADVANTAGE, MLP, VALUE, scratch_needed
 from strategies.per_profile import learned_file, learned_profiles, resolve_spec, tuned_file
 from strategies.registry import StrategyError, load
 from tests.learned_models import random_model

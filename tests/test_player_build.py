@@ -19,7 +19,7 @@ import pytest
 from analysis.experiments import player_build as pb
 from sim.core.profiles import load_rules
 from sim.runs.storage import engine_build
-from strategies.learned.schema import FEATURE_NAMES, FEATURE_VERSION
+from strategies.lookahead.schema import FEATURE_NAMES, FEATURE_VERSION
 from tests.runhelpers import cli, file_ids
 
 CLUB = 'base = "standard"\ngoing_out_bonus = 250\n'

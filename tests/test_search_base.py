@@ -21,6 +21,7 @@ from sim.play.api import make_table
 from sim.runs.trace import trace_games
 from strategies import tactician
 from strategies.hooks import HOOK_OF
+from strategies.lookahead import candidates as cands
 from strategies.per_profile import tuned_file
 from strategies.registry import (
     REGISTRY,
@@ -30,7 +31,6 @@ from strategies.registry import (
     with_base_policy,
     with_params,
 )
-from strategies.search import candidates as cands
 from strategies.search import pimc
 from tests.test_search import decision_points
 from tests.trace_checker import check_trace

@@ -20,10 +20,10 @@ from sim.engine.layout import GAME_DTYPE, S_DECIDER, S_DECISION, S_SEAT
 from sim.play.api import make_table
 from sim.play.loop import decide
 from sim.runs.trace import trace_games
+from strategies.lookahead.heuristics import ask_policy
 from strategies.per_profile import tuned_file
 from strategies.registry import load, with_base_policy, with_params
 from strategies.search import pimc
-from strategies.search.heuristics import ask_policy
 from tests.trace_checker import check_trace
 
 STANDARD = PROFILES["standard"][0]

@@ -31,8 +31,8 @@ def _warm_learned_kernels() -> None:
     import tests.peeking.learned  # noqa: F401 - compiles its hooks
     from sim.core.rules import Rules
     from sim.engine.layout import new_game
-    from strategies.learned.features import N_FEATURES, write_features
-    from strategies.learned.value import advantage_base, candidate_score, model_value
+    from strategies.lookahead.features import N_FEATURES, write_features
+    from strategies.lookahead.value import advantage_base, candidate_score, model_value
     from tests.learned_models import random_model
     from tests.test_learned_features import peeking_features
 

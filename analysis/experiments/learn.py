@@ -44,7 +44,7 @@ from analysis.experiments.learn_fit import (
 from analysis.experiments.playing import chunk_size_for
 from sim.runs.storage import Recording, Run, RunError, RunSpec
 from strategies.learned.model_file import Model, ModelError, read_model, write_model
-from strategies.learned.schema import (
+from strategies.lookahead.schema import (
     FEATURE_VERSION,
     N_FEATURES,
     feature_column,

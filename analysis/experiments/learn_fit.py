@@ -124,7 +124,7 @@ def fit(rows: Rows, settings: FitSettings, rules_id: str, profile: str) -> Model
 
 def predict_inputs(model: Model, inputs: np.ndarray) -> np.ndarray:
     """The model's predictions for rows of inputs (``Rows.design``), in numpy (the engine
-    computes the same from its flat array: ``strategies.learned.value``; a test proves they
+    computes the same from its flat array: ``strategies.lookahead.value``; a test proves they
     agree)."""
     z = (inputs - np.asarray(model.mean)) / np.asarray(model.scale)
     if model.kind == "ridge":

@@ -45,8 +45,8 @@ from pathlib import Path
 
 from analysis.experiments.pairings import Note, PlayError, rules_and_profile
 from sim.runs.storage import Run, RunError, engine_build
-from strategies.learned.schema import FEATURE_VERSION
-from strategies.learned.schema import feature_digest as names_digest
+from strategies.lookahead.schema import FEATURE_VERSION
+from strategies.lookahead.schema import feature_digest as names_digest
 
 PLAYERS_DIR = "players"
 META = "player.json"
@@ -114,7 +114,7 @@ def player_folder(runs_dir: Path, rules_id: str) -> Path:
 
 
 def feature_digest() -> str:
-    """The feature names' digest (``strategies.learned.schema.feature_digest``), shortened as
+    """The feature names' digest (``strategies.lookahead.schema.feature_digest``), shortened as
     ``player.json`` records it: with FEATURE_VERSION, what a model fitted now is fitted on."""
     return names_digest()[:16]
 

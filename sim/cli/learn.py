@@ -87,7 +87,7 @@ def learn(rules_spec: str, out: Path, player: str | None, games: int, seed: int,
     playing --player; at a sample of the decisions, value every sensible candidate by the
     search (--worlds imagined deals each, played to the end of the deal by the player's base
     policy) and record the features of the position it leads to, from the deciding seat's view
-    (strategies/learned/features.py); fit a model of how much better each candidate is than
+    (strategies/lookahead/features.py); fit a model of how much better each candidate is than
     the base policy's choice (or, --target value, of a position's value); write it to --out
     with its held-out error, calibration and learning curve, and a report.
 

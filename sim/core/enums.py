@@ -60,7 +60,7 @@ Ending = enumeration("Ending", ("none", "out", "stock", "truncated"))
 # bonus and counts as clean toward going out (R-V7).
 Book = enumeration("Book", ("clean", "dirty", "wild", "black3"))
 
-# The kinds of candidate a search player weighs (strategies.search.candidates; ``w.cand_kind``).
+# The kinds of candidate a search player weighs (strategies.lookahead.candidates; ``w.cand_kind``).
 # BASE is the base policy's own choice, always candidate 0; the others are the alternatives.
 Candidate = enumeration("Candidate", (
     "base", "pick up", "draw", "ask to go out", "greedy meld line", "lay nothing",

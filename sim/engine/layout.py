@@ -144,7 +144,7 @@ SEARCH_FIELDS = [
 ]
 
 # A learned player's value model (strategies.learned): per seat, the fitted model as one flat
-# array its kernels read (``strategies.learned.value``), set per table like ``params``; the
+# array its kernels read (``strategies.lookahead.value``), set per table like ``params``; the
 # features of the position being scored; the score of each candidate.
 LEARNED_FIELDS = [
     ("value_model", np.float64, (MAX_SEATS, VALUE_MODEL_SLOTS)),

@@ -75,7 +75,7 @@ class Recording:
     sample_rate: float
     explore: float
     worlds: int  # imagined deals behind each candidate's target (0: the realised outcome)
-    # What the recorded feature columns mean (``strategies.learned.schema``): a run recorded
+    # What the recorded feature columns mean (``strategies.lookahead.schema``): a run recorded
     # under another feature version or slot order is not reused for a fit (0, "": unrecorded).
     feature_version: int = 0
     feature_digest: str = ""

@@ -28,7 +28,7 @@ from pathlib import Path
 import numpy as np
 
 from sim.core.capacity import MAX_FEATURES, MAX_HIDDEN, MODEL_SCRATCH, VALUE_MODEL_SLOTS
-from strategies.learned.schema import (
+from strategies.lookahead.schema import (
     ADVANTAGE,
     FEATURE_NAMES,
     FEATURE_VERSION,
@@ -75,7 +75,7 @@ class Model:
     output_bias: float = 0.0
     metadata: dict = field(default_factory=dict)
     feature_version: int = FEATURE_VERSION
-    target: str = "value"  # "value" or "advantage" (strategies.learned.schema)
+    target: str = "value"  # "value" or "advantage" (strategies.lookahead.schema)
     # The base policy the targets were measured against: {"spec": name or file as given,
     # "params": its tactician vector, "tuned_sha256": the tuned file's hash or ""}; {} for a
     # file from before bases were recorded.
@@ -101,7 +101,7 @@ class Model:
         return len(self.hidden_bias) if self.kind == "mlp" else 0
 
     def flat(self) -> np.ndarray:
-        """The model as the kernels read it (``strategies.learned.value``)."""
+        """The model as the kernels read it (``strategies.lookahead.value``)."""
         n = self.inputs
         target = TARGETS[self.target]
         out = np.zeros(slots_needed(KINDS[self.kind], target, N_FEATURES, self.hidden),
@@ -129,7 +129,7 @@ class Model:
 
     def _fold(self, out: np.ndarray, body: int) -> None:
         """An advantage network with its standardisation folded into the weights
-        (``strategies.learned.value``): K, U, C, the output weights and bias."""
+        (``strategies.lookahead.value``): K, U, C, the output weights and bias."""
         f, h = N_FEATURES, self.hidden
         weights = np.asarray(self.hidden_weights, dtype=np.float64)
         mean = np.asarray(self.mean, dtype=np.float64)

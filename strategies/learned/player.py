@@ -1,7 +1,7 @@
 """``learned``: the base policy's choice, unless a learned model scores another candidate better.
 
 At each decision with more than one sensible candidate (the search's candidate generator,
-``strategies.search.candidates``, the base policy's choice first) it plays each candidate on a
+``strategies.lookahead.candidates``, the base policy's choice first) it plays each candidate on a
 copy of the position and scores the position it leads to, from its own seat's view, with the
 seat's model (``w.value_model[seat]``, fitted by ``handfoot learn``): a value model scores each
 position; an advantage model (the shipped ones) scores how much better each candidate's
@@ -16,7 +16,7 @@ candidate instead of a search's thousands of rollouts: the player is as fast as 
 heuristic ones.
 
 It decides only from what its seat may know: the worlds are built from its view, and the
-features read only what the seat may see (``strategies.learned.features``;
+features read only what the seat may see (``strategies.lookahead.features``;
 ``tests/test_no_cheating.py`` changes every hidden card and gets the same choices).
 """
 
@@ -25,33 +25,26 @@ from __future__ import annotations
 from numba import njit
 
 from sim.core.enums import Decision, SearchStat
-from sim.engine import rng
 from sim.engine.determinize import deal_world
-from sim.engine.flow import apply_decision
 from sim.engine.hooktypes import hook
 from sim.engine.layout import (
     S_CHECKED,
-    S_DEAL,
     S_DECIDER,
     S_DECISION,
-    S_GAME,
-    S_SEED,
-    S_TURN,
-    T_ON,
 )
 from sim.engine.position import copy_position
-from strategies.learned.features import write_features
 from strategies.learned.params import P_DISCARDS, P_MARGIN, P_MELD_VARIANTS, P_WORLDS
-from strategies.learned.value import (
+from strategies.lookahead import candidates as cands
+from strategies.lookahead.candidates import BASELINE_POLICY
+from strategies.lookahead.features import write_features
+from strategies.lookahead.heuristics import ask_policy
+from strategies.lookahead.playing import decision_step, play_candidate, quiet, resume, world_key
+from strategies.lookahead.value import (
     advantage_base,
     candidate_score,
     is_advantage,
     is_folded,
 )
-from strategies.search import candidates as cands
-from strategies.search.heuristics import ask_policy
-from strategies.search.params import BASELINE_POLICY
-from strategies.search.pimc import decision_step
 
 LEARNED_SALT = 0x6A09E667F3BCC909  # the learned player's worlds differ from a search's
 
@@ -71,9 +64,7 @@ def _score_on(w, t, x, seat: int, count: int, m, guard_foot: bool) -> bool:
     advantage = is_advantage(m)
     on_foot = x[0].on_foot[seat]
     for c in range(count):
-        copy_position(x, 1, x[0])
-        cands.load(w, c)
-        apply_decision(x[1], w, t, w.cand_value[c])
+        play_candidate(x, w, t, c)
         if guard_foot and x[1].on_foot[seat] != on_foot:
             return False
         if c == 0 and advantage:
@@ -98,9 +89,7 @@ def score_candidates(g, w, t, x, seat: int, count: int, worlds: int) -> None:
     Foot is it scored in the worlds instead. A pick-up always is (a draw brings unseen cards);
     a discard, grant or going out never is."""
     m = w.value_model[seat]
-    trace_on = t.sc[T_ON]
-    t.sc[T_ON] = 0
-    saved = w.rng[rng.STREAM_STRATEGY]
+    trace_on, stream = quiet(w, t)
     for c in range(count):
         w.cand_score[c] = 0.0
     decision = g.sc[S_DECISION]
@@ -116,14 +105,12 @@ def score_candidates(g, w, t, x, seat: int, count: int, worlds: int) -> None:
         n = worlds
         step = decision_step(g)
         for k in range(n):
-            key = rng.world_key(g.sc[S_SEED], g.sc[S_GAME], g.sc[S_DEAL], g.sc[S_TURN], step,
-                                k) ^ LEARNED_SALT
+            key = world_key(g, step, k) ^ LEARNED_SALT
             deal_world(g, w, seat, x, 0, key)
             _score_on(w, t, x, seat, count, m, False)
     for c in range(count):
         w.cand_score[c] /= n
-    w.rng[rng.STREAM_STRATEGY] = saved
-    t.sc[T_ON] = trace_on
+    resume(w, t, trace_on, stream)
 
 
 @njit(cache=True)

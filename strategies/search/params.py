@@ -18,12 +18,11 @@ P_INFER = 10
 P_INFER_SLACK = 11
 P_LEAF = 12
 
-# ``baseline`` and ``rollout`` name a policy by number; "the base policy" is the tactician
-# vector the seat's strategy names (``base_policy`` in a strategy file, strategies.registry),
-# which reaches the kernels at run time in ``w.base_params[seat]``: any tactician-family
-# strategy, with no recompilation per vector.
-BASELINE_GREEDY, BASELINE_POLICY = 0, 1
-
+# ``baseline`` (strategies.lookahead.candidates: BASELINE_GREEDY, BASELINE_POLICY) and
+# ``rollout`` name a policy by number; "the base policy" is the tactician vector the seat's
+# strategy names (``base_policy`` in a strategy file, strategies.registry), which reaches the
+# kernels at run time in ``w.base_params[seat]``: any tactician-family strategy, with no
+# recompilation per vector.
 ROLLOUT_GREEDY, ROLLOUT_RANDOM, ROLLOUT_EPSILON, ROLLOUT_POLICY = 0, 1, 2, 3
 
 INFER_NONE, INFER_DISCARDS = 0, 1

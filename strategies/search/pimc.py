@@ -1,6 +1,6 @@
 """``pimc``: perfect-information Monte Carlo search.
 
-At each decision with more than one sensible candidate (``strategies.search.candidates``) it
+At each decision with more than one sensible candidate (``strategies.lookahead.candidates``) it
 imagines ``worlds`` deals of the cards it cannot see (``sim.engine.determinize``), plays every
 candidate on in each of them to the end of the deal with a fast base policy
 (``strategies.search.rollout``), and takes the candidate with the best mean outcome. Every
@@ -37,27 +37,25 @@ from sim.core.cards import N_KINDS
 from sim.core.enums import Decision, SearchStat
 from sim.engine import rng
 from sim.engine.determinize import copy_truth, copy_truth_but_stock, deal_world
-from sim.engine.flow import apply_decision
 from sim.engine.hooktypes import hook
 from sim.engine.layout import (
     MAX_WORLDS,
-    S_ASKED,
-    S_DEAL,
     S_DECISION,
-    S_GAME,
-    S_LINE,
     S_PLAYERS,
     S_SEAT,
-    S_SEED,
-    S_TURN,
-    T_ON,
 )
-from sim.engine.position import copy_position
 from strategies.going_out import plan_go_out
 from strategies.judgement import going_out_wins_deal
+from strategies.lookahead import candidates as cands
+from strategies.lookahead.heuristics import ask_policy_for
+from strategies.lookahead.playing import (
+    decision_step,
+    play_candidate,
+    quiet,
+    resume,
+    world_key,
+)
 from strategies.plans import ENTRIES2
-from strategies.search import candidates as cands
-from strategies.search.heuristics import ask_policy_for
 from strategies.search.params import (
     INFER_DISCARDS,
     P_BASELINE,
@@ -87,12 +85,6 @@ WORLD_TRIES = 64
 # reshuffled (``oracle-hands``: what perfect inference of the hands could know at most); its
 # own view, the worlds weighed by the other seats' last discards (``infer = 1``).
 VIEW_FAIR, VIEW_ALL, VIEW_HANDS, VIEW_INFER = 0, 1, 2, 3
-
-
-@njit(cache=True)
-def decision_step(g) -> int:
-    """Which decision of the turn this is (the worlds of each decision differ)."""
-    return g.sc[S_DECISION] + 8 * g.sc[S_LINE] + 4096 * g.sc[S_ASKED]
 
 
 @njit(cache=True)
@@ -178,27 +170,23 @@ def _world(g, w, x, seat: int, view: int, slack: float, key) -> bool:
 
 
 @njit(cache=True)
-def _begin(w, t, seat: int, policy: int) -> int:
-    """Before rollouts: the trace off and, for ``ROLLOUT_POLICY``, every seat's parameters
-    set to the searcher's base policy (the seats' own kept aside); returns the trace flag."""
-    trace_on = t.sc[T_ON]
-    t.sc[T_ON] = 0
+def _begin(w, seat: int, policy: int) -> None:
+    """Before rollouts, for ``ROLLOUT_POLICY``: every seat's parameters set to the searcher's
+    base policy (the seats' own kept aside)."""
     if policy == ROLLOUT_POLICY:  # every seat plays the searcher's base policy in the rollouts
         for s in range(w.params.shape[0]):
             for j in range(w.params.shape[1]):
                 w.saved_params[s, j] = w.params[s, j]
                 w.params[s, j] = w.base_params[seat, j]
-    return trace_on
 
 
 @njit(cache=True)
-def _end(w, t, policy: int, trace_on: int) -> None:
+def _end(w, policy: int) -> None:
     """After rollouts: what ``_begin`` changed, put back."""
     if policy == ROLLOUT_POLICY:
         for s in range(w.params.shape[0]):
             for j in range(w.params.shape[1]):
                 w.params[s, j] = w.saved_params[s, j]
-    t.sc[T_ON] = trace_on
 
 
 @njit(cache=True)
@@ -208,23 +196,21 @@ def _play_worlds(g, w, t, x, seat: int, view: int, slack: float, first: int, n: 
     """Play every racing candidate (``w.cand_alive``) on in worlds ``first`` .. ``first + n -
     1`` (world k drawn from key number ``key_offset + k``); ``w.world_values[c, k]`` gets
     candidate c's outcome. Every candidate meets the same world and the same rollout stream.
-    Returns the rollouts played, or -1 when no world consistent with the decision was found."""
-    saved = w.rng[rng.STREAM_STRATEGY]
+    Returns the rollouts played, or -1 when no world consistent with the decision was found.
+    The trace is off meanwhile and the strategies' stream put back after."""
+    trace_on, stream = quiet(w, t)
     step = decision_step(g)
     rollouts = 0
     for k in range(first, first + n):
-        key = rng.world_key(g.sc[S_SEED], g.sc[S_GAME], g.sc[S_DEAL], g.sc[S_TURN], step,
-                            key_offset + k)
+        key = world_key(g, step, key_offset + k)
         if not _world(g, w, x, seat, view, slack, key):
             rollouts = -1
             break
         for c in range(count):
             if w.cand_alive[c] == 0:
                 continue
-            copy_position(x, 1, x[0])
-            cands.load(w, c)
             w.rng[rng.STREAM_STRATEGY] = key ^ ROLLOUT_SALT
-            apply_decision(x[1], w, t, w.cand_value[c])
+            play_candidate(x, w, t, c)
             if leaf:
                 play_own_turns(x[1], w, t, x, policy, epsilon, horizon, seat)
                 w.world_values[c, k] = leaf_value(x[1], w, seat)
@@ -232,7 +218,7 @@ def _play_worlds(g, w, t, x, seat: int, view: int, slack: float, first: int, n: 
                 play_on(x[1], w, t, x, policy, epsilon, horizon)
                 w.world_values[c, k] = value_for(x[1], seat)
             rollouts += 1
-    w.rng[rng.STREAM_STRATEGY] = saved
+    resume(w, t, trace_on, stream)
     return rollouts
 
 
@@ -245,10 +231,10 @@ def evaluate(g, w, t, x, seat: int, view: int, slack: float, worlds: int, first_
     False when no world consistent with the decision could be drawn."""
     for c in range(count):
         w.cand_alive[c] = 1
-    trace_on = _begin(w, t, seat, policy)
+    _begin(w, seat, policy)
     played = _play_worlds(g, w, t, x, seat, view, slack, 0, worlds, first_world, policy,
                           epsilon, horizon, False, count)
-    _end(w, t, policy, trace_on)
+    _end(w, policy)
     return played >= 0
 
 
@@ -331,7 +317,7 @@ def race(g, w, t, x, seat: int, view: int, slack: float, budget: int, step: int,
     choice is open; returns the worlds played (-1 when no consistent world was found)."""
     for c in range(count):
         w.cand_alive[c] = 1
-    trace_on = _begin(w, t, seat, policy)
+    _begin(w, seat, policy)
     done = 0
     rollouts = 0
     while done < budget:
@@ -345,7 +331,7 @@ def race(g, w, t, x, seat: int, view: int, slack: float, budget: int, step: int,
         rollouts += played
         if done < budget and not keep_racing(w, count, done, prune, caution):
             break
-    _end(w, t, policy, trace_on)
+    _end(w, policy)
     if done > 0:
         decision = g.sc[S_DECISION]
         w.search_stats[decision, SearchStat.WORLDS] += done

@@ -26,9 +26,9 @@ from sim.engine.flow import apply_decision, clear_proposal, ended, next_turn
 from sim.engine.layout import S_DEAL, S_DECIDER, S_DECISION, S_SEAT, S_TEAMS, S_TURN
 from sim.engine.legal import team_of
 from sim.engine.scoring import deal_score
-from strategies.learned.features import write_features
-from strategies.learned.value import model_value
-from strategies.search.heuristics import ask_greedy, ask_random, ask_tactician
+from strategies.lookahead.features import write_features
+from strategies.lookahead.heuristics import ask_greedy, ask_random, ask_tactician
+from strategies.lookahead.value import model_value
 from strategies.search.params import ROLLOUT_GREEDY, ROLLOUT_POLICY, ROLLOUT_RANDOM
 
 GAME_WIN_WEIGHT = 2000.0  # in the last deal: a won game is worth this many points of margin

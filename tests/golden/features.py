@@ -1,4 +1,4 @@
-"""Golden feature vectors: the learned player's features (strategies/learned/features.py) at a
+"""Golden feature vectors: the learned player's features (strategies/lookahead/features.py) at a
 few fixed positions, from every seat's view, as ``features.json`` holds them.
 
 Each position is reached by dealing one deal of a fixed seed and playing it a fixed number of
@@ -30,8 +30,8 @@ from sim.engine.flow import apply_decision, ended, next_turn, start_deal
 from sim.engine.layout import S_DECIDER, S_DECISION, W_ENTRIES, W_LINES
 from sim.play.api import make_table
 from strategies.builtin import ask_builtin
-from strategies.learned.features import write_features
-from strategies.learned.schema import FEATURE_NAMES, FEATURE_VERSION, N_FEATURES
+from strategies.lookahead.features import write_features
+from strategies.lookahead.schema import FEATURE_NAMES, FEATURE_VERSION, N_FEATURES
 
 FEATURES = Path(__file__).with_name("features.json")
 

@@ -14,11 +14,11 @@ from sim.engine.flow import apply_decision
 from sim.engine.hooktypes import hook
 from sim.engine.layout import S_CHECKED, S_DECISION, T_ON
 from sim.engine.position import copy_position
-from strategies.learned.features import write_features
 from strategies.learned.params import P_DISCARDS, P_MARGIN, P_MELD_VARIANTS
-from strategies.learned.value import is_advantage, model_value
-from strategies.search import candidates as cands
-from strategies.search.params import BASELINE_POLICY
+from strategies.lookahead import candidates as cands
+from strategies.lookahead.candidates import BASELINE_POLICY
+from strategies.lookahead.features import write_features
+from strategies.lookahead.value import is_advantage, model_value
 
 
 @njit(cache=True)

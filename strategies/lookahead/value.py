@@ -1,7 +1,7 @@
 """A value model evaluated inside the compiled engine, from one flat array.
 
 ``handfoot learn`` fits a model of a deal's outcome for a seat's side on the features of the
-positions that seat saw (``strategies.learned.features``); ``strategies.learned.model_file``
+positions that seat saw (``strategies.lookahead.features``); ``strategies.learned.model_file``
 lays the fitted numbers out in one float64 array, which reaches the kernels per seat in
 ``w.value_model[seat]`` (so any model plays without recompiling). The layout:
 
@@ -27,7 +27,7 @@ from __future__ import annotations
 
 from numba import njit
 
-from strategies.learned.schema import (
+from strategies.lookahead.schema import (
     ADVANTAGE,
     HEADER,
     LINEAR,

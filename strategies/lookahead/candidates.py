@@ -32,9 +32,10 @@ from strategies import plans as pl
 from strategies.going_out import plan_go_out
 from strategies.greedy import plan_turn_melds
 from strategies.judgement import discard_usefulness, going_out_wins_deal
-from strategies.search.heuristics import ask_greedy, ask_policy
-from strategies.search.params import BASELINE_POLICY
+from strategies.lookahead.heuristics import ask_greedy, ask_policy
 
+# The first candidate (``baseline``): greedy's choice, or the seat's base policy's.
+BASELINE_GREEDY, BASELINE_POLICY = 0, 1
 
 @njit(cache=True)
 def _same_as(w, c: int, n: int, value: int, entries) -> bool:

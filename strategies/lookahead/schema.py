@@ -12,7 +12,7 @@ import hashlib
 from sim.core.cards import KIND_NAMES, RANK_NAMES
 from sim.core.enums import Book, Decision
 
-# --- The feature vector (strategies.learned.features fills it in this order) -------------------
+# --- The feature vector (strategies.lookahead.features fills it in this order) -------------------
 
 FEATURE_VERSION = 1
 
@@ -61,7 +61,7 @@ def feature_column(j: int) -> str:
     return f"f{j:03d}"
 
 
-# --- A model as one flat array (strategies.learned.value evaluates it) --------------------------
+# --- A model as one flat array (strategies.lookahead.value evaluates it) --------------------------
 
 V_KIND = 0
 V_FEATURES = 1
@@ -81,7 +81,7 @@ def model_inputs(target: int, n_features: int) -> int:
 
 
 def slots_needed(kind: int, target: int, n_features: int, hidden: int) -> int:
-    """How many slots a model of this shape takes (``strategies.learned.value`` lays them
+    """How many slots a model of this shape takes (``strategies.lookahead.value`` lays them
     out)."""
     n = model_inputs(target, n_features)
     if kind == LINEAR:
@@ -96,7 +96,7 @@ def slots_needed(kind: int, target: int, n_features: int, hidden: int) -> int:
 def scratch_needed(kind: int, target: int, n_features: int, hidden: int) -> int:
     """How much of the work area's model scratch (``w.model_in``) evaluating a model of this
     shape writes: its standardised inputs, or for a folded advantage network its hidden units,
-    then each changed feature's difference and its slot (``strategies.learned.value``)."""
+    then each changed feature's difference and its slot (``strategies.lookahead.value``)."""
     if kind == MLP and target == ADVANTAGE:
         return hidden + 2 * n_features
     return model_inputs(target, n_features)

@@ -51,7 +51,7 @@ from sim.engine.legal import (
     team_of,
     top_card,
 )
-from strategies.learned.schema import FEATURE_NAMES, FEATURE_VERSION, N_FEATURES
+from strategies.lookahead.schema import FEATURE_NAMES, FEATURE_VERSION, N_FEATURES
 
 __all__ = ["FEATURE_NAMES", "FEATURE_VERSION", "N_FEATURES", "rival_of", "write_features"]
 
