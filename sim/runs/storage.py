@@ -22,6 +22,7 @@ import contextlib
 import dataclasses
 import datetime as _dt
 import fcntl
+import functools
 import hashlib
 import json
 import os
@@ -158,8 +159,13 @@ def chunk_name(index: int) -> str:
     return _CHUNK_NAME.format(index)
 
 
+@functools.cache
 def engine_build() -> str:
-    """Hash of the compiled engine's sources: records from two builds are not one experiment."""
+    """Hash of the compiled engine's sources: records from two builds are not one experiment.
+
+    Computed once per process: the engine a process plays is the one it loaded, whatever is
+    edited on disk meanwhile, and walking every compiled source's imports costs a tenth of a
+    second, which a command that opens a hundred runs would otherwise pay a hundred times."""
     from sim import cache_key
 
     return cache_key()
