@@ -24,6 +24,7 @@ from sim.engine.reasons import IllegalProposal
 from sim.play.api import make_table, play
 from strategies.hooks import hooks_of
 from strategies.registry import REGISTRY, with_params
+from tests.conftest import LONG
 
 
 @njit(cache=True)
@@ -127,9 +128,40 @@ def played(strategy: str):
     return with_params(info, strategy, {"worlds": 2}) if "worlds" in info.params else info
 
 
+# The two oracles call pimc's ``search`` with another view of the cards: the proposals they
+# pass to the engine are made by the same code, so `make test` checks pimc's and `make
+# conformance` (HANDFOOT_LONG_CHECKS=1) theirs too (each saboteur is a numba closure, compiled
+# afresh every run: about 7 s a case).
+SAME_PROPOSALS_AS_PIMC = ("oracle", "oracle-hands")
+
+
+def strategies() -> list:
+    """Every registered strategy; the oracles only under `make conformance`."""
+    return [pytest.param(name, marks=pytest.mark.conformance) if name in SAME_PROPOSALS_AS_PIMC
+            else name for name in REGISTRY if LONG or name not in SAME_PROPOSALS_AS_PIMC]
+
+
+def test_the_oracles_propose_through_pimcs_search():
+    """What lets `make test` leave the oracles to `make conformance`: both are pimc's search
+    with another view, so their hooks are the same proposal code."""
+    import inspect
+
+    import strategies.search.oracle as oracle
+    import strategies.search.oracle_hands as oracle_hands
+    import strategies.search.pimc as pimc
+
+    assert {REGISTRY[n].module for n in SAME_PROPOSALS_AS_PIMC} == \
+        {oracle.__name__, oracle_hands.__name__}
+    for module in (oracle, oracle_hands):
+        for name in ("choose_pickup", "propose_melds", "grant", "go_out", "choose_discard"):
+            source = inspect.getsource(getattr(module, name).py_func)
+            assert "return search(g, w, t, x, seat, VIEW_" in source, (module, name)
+        assert module.search is pimc.search
+
+
 @pytest.mark.parametrize("checked", [False, True], ids=["normal", "checked"])
 @pytest.mark.parametrize("kind", list(KINDS))
-@pytest.mark.parametrize("strategy", list(REGISTRY))
+@pytest.mark.parametrize("strategy", strategies())
 def test_an_illegal_proposal_stops_the_deal_naming_the_rule(strategy, kind, checked):
     decision, _, rules_named, words = KINDS[kind]
     rules = Rules()

@@ -1,5 +1,7 @@
 """No cheating: every registered strategy (but the two oracles, by name), in every profile, with
-every parameter setting that changes its play, decides only from what its seat may know.
+every parameter setting that changes its play, decides only from what its seat may know (under
+`make test` a heuristic's parameter variants play in standard and one other profile each, in
+every profile under `make conformance`; ``checked_in`` says why).
 
 At every decision of real games, every hook of the deciding seat is asked twice — on the game
 as dealt and on a copy where every card that seat cannot see is dealt anew (tests/hidden_cards.py:
@@ -43,6 +45,7 @@ from strategies.registry import (
     with_params,
 )
 from tests import hidden_cards as hc
+from tests.conftest import LONG
 from tests.learned_models import learned_file, random_model
 
 # Strategies left out, by name, and why. Nothing else is: a new registered strategy is checked.
@@ -149,11 +152,34 @@ def checked_in(info: StrategyInfo, varied: bool, label: str, profile: str) -> bo
     return not (varied and slow and not in_profile(label, profile))
 
 
+def quick(info: StrategyInfo, varied: bool, profile: str, turn: str) -> bool:
+    """Whether `make test` checks a setting in ``profile`` (``checked_in`` being true): all
+    but a heuristic's variants, which play in standard and in the profile whose ``turn`` it is
+    (``cases``). A variant plays its kernel's same code in every profile, so this gives every
+    profile some variants and every variant two profiles at a third of the cost; `make
+    conformance` checks the rest."""
+    slow = info.module in SEARCH_MODULES | LEARNED_MODULES
+    return not varied or slow or profile in ("standard", turn)
+
+
 def cases() -> list:
-    """Every (setting, profile) checked: ``settings`` in each profile ``checked_in`` says."""
-    return [pytest.param(label, info, profile, id=f"{label}-{profile}")
-            for label, info, varied in settings() for profile in PROFILES
-            if checked_in(info, varied, label, profile)]
+    """Every (setting, profile) checked: ``settings`` in each profile ``checked_in`` says, the
+    heuristic variants taking the profiles other than standard in turn; those ``quick`` leaves
+    out are conformance checks (HANDFOOT_LONG_CHECKS=1)."""
+    others = [p for p in PROFILES if p != "standard"]
+    out, variants = [], 0
+    for label, info, varied in settings():
+        turn = others[variants % len(others)]
+        variants += varied
+        for profile in PROFILES:
+            if not checked_in(info, varied, label, profile):
+                continue
+            if quick(info, varied, profile, turn):
+                out.append(pytest.param(label, info, profile, id=f"{label}-{profile}"))
+            elif LONG:
+                out.append(pytest.param(label, info, profile, id=f"{label}-{profile}",
+                                        marks=pytest.mark.conformance))
+    return out
 
 
 CASES = cases()
@@ -260,6 +286,27 @@ def test_the_registry_loop_leaves_out_only_the_oracles_and_includes_pimc():
     for spec in PARAM_SPECS["strategies.tactician"]:  # every knob at a non-default value
         assert any(label.startswith(f"tactician-{spec.name}=") for label in labels), spec.name
     assert {f"tactician-hold_wilds={v}" for v in (1, 2, 3)} <= labels
+
+
+def test_each_heuristic_variant_is_checked_in_standard_and_another_profile(monkeypatch):
+    """`make test`'s share of the heuristic variants (``quick``): each in standard and one
+    other profile, every profile given some; `make conformance` adds the rest, so together
+    every variant is checked in every profile."""
+    monkeypatch.setattr(f"{__name__}.LONG", False)
+    quick_ids = {c.id for c in cases()}
+    variants = [(label, info) for label, info, varied in settings()
+                if varied and info.module == TACTICIAN_MODULE]
+    assert variants
+    seen: set[str] = set()
+    for label, _ in variants:
+        where = {p for p in PROFILES if f"{label}-{p}" in quick_ids}
+        assert "standard" in where and len(where) == 2, (label, where)
+        seen |= where
+    assert seen == set(PROFILES), seen
+    monkeypatch.setattr(f"{__name__}.LONG", True)  # the conformance share: the rest
+    rest = {c.id for c in cases() if c.marks}
+    assert not rest & quick_ids
+    assert all(f"{label}-{p}" in quick_ids | rest for label, _ in variants for p in PROFILES)
 
 
 def search_base_policies_checked() -> dict[str, set[str]]:
