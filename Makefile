@@ -28,18 +28,18 @@ conformance: $(STAMP)  # the checks at scale at full size (about 20 minutes on 2
 	HANDFOOT_LONG_CHECKS=1 $(PY) -m pytest -q -n auto -m conformance
 
 bench: $(STAMP)
-	$(PY) -m sim.bench
+	$(PY) -m tests.bench.bench
 
 OLD ?= 6e4241a
 bench-ab: $(STAMP)  # deals/s of this tree against commit $(OLD), interleaved, same run
-	$(PY) -m sim.bench_ab $(OLD)
+	$(PY) -m tests.bench.bench_ab $(OLD)
 
 bench-ab-search: $(STAMP)  # pimc's CPU ms per decision and rollouts/s of this tree against $(OLD), interleaved
-	$(PY) -m sim.bench_ab $(OLD) --search --rounds 6
+	$(PY) -m tests.bench.bench_ab $(OLD) --search --rounds 6
 
 MATCHUP ?= greedy-vs-greedy
 bench-functions: $(STAMP)  # time share of each compiled function (needs Linux perf; compiles afresh); MATCHUP=pimc-vs-tuned for a search game
-	$(PY) -m sim.bench_functions --matchup $(MATCHUP)
+	$(PY) -m tests.bench.bench_functions --matchup $(MATCHUP)
 
 lint: $(STAMP)
 	$(VENV)/bin/ruff check sim strategies analysis tests
@@ -59,7 +59,7 @@ render-report: $(STAMP)  # reports/$(NAME)/index.html -> index.png in headless C
 	$(PY) -m analysis.reports.render $(NAME)
 
 bench-analysis: $(STAMP)  # peak memory of analysing a 10,000,000-deal run (JSON line)
-	$(PY) -m analysis.bench_analysis
+	$(PY) -m tests.bench.bench_analysis
 
 refit-check: $(STAMP)  # how far the guide's learned verdicts move with a model refitted on the knob-changed base (docs/answers.md)
 	$(PY) -m analysis.experiments.refit_check

@@ -106,7 +106,7 @@ def main(argv: list[str] | None = None) -> None:
     with tempfile.TemporaryDirectory() as tmp:
         ready = Path(tmp) / "ready"
         env = dict(os.environ, NUMBA_CACHE_DIR=str(Path(tmp) / "cache"))
-        player = subprocess.Popen([sys.executable, "-m", "sim.bench_functions", "--player",
+        player = subprocess.Popen([sys.executable, "-m", "tests.bench.bench_functions", "--player",
                                    str(ready), "--profile", args.profile, "--matchup",
                                    args.matchup, "--seconds", str(args.seconds)], env=env)
         while not ready.exists():

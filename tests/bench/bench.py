@@ -189,13 +189,13 @@ def deal_time_shares(rules: Rules, profile: str = "standard", games: int = 2000)
 def search_decisions(rules: Rules, games: int = 10, opponent: str = "tuned",
                      search=None) -> None:
     """pimc at its defaults, or ``search`` (a search StrategyInfo), its base policy the
-    profile's tuned, against ``opponent`` (``sim.bench_search``, wall time):
+    profile's tuned, against ``opponent`` (``tests.bench.bench_search``, wall time):
     milliseconds per decision of its own (every one, and those with more than one candidate,
     where it searches), rollouts per second of search on one core, and per decision kind how
     often it left the base move and for which kind of candidate (``w.search_stats``)."""
-    from sim.bench_search import time_search
     from sim.core.enums import Candidate, Decision, SearchStat
     from strategies.registry import load
+    from tests.bench.bench_search import time_search
 
     pimc = search or load("pimc")
     timing = time_search(rules, pimc, opponent, games)

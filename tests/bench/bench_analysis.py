@@ -1,4 +1,4 @@
-"""Peak memory of analysing a 10,000,000-deal run: ``python -m analysis.bench_analysis``.
+"""Peak memory of analysing a 10,000,000-deal run: ``python -m tests.bench.bench_analysis``.
 
 Plays (once; later calls reuse it) a run of 2,500,000 games of tactician against greedy with
 per-deal records (10,000,000 deals, about 3-4 minutes on 2 cores), then, in a fresh process,
@@ -60,7 +60,7 @@ def analyse(path: Path, out: Path) -> dict:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m analysis.bench_analysis",
+    parser = argparse.ArgumentParser(prog="python -m tests.bench.bench_analysis",
                                      description=__doc__)
     parser.add_argument("--games", type=int, default=DEFAULT_GAMES,
                         help="games in the run (4 deals each)")
@@ -75,7 +75,7 @@ def main(argv: list[str] | None = None) -> int:
     path = args.runs_dir / f"tactician-greedy-{args.games}"
     generate(path, args.games, args.jobs)
     with tempfile.TemporaryDirectory() as tmp:
-        child = subprocess.run([sys.executable, "-m", "analysis.bench_analysis", "--analyse",
+        child = subprocess.run([sys.executable, "-m", "tests.bench.bench_analysis", "--analyse",
                                 str(path), "--out", tmp], capture_output=True, text=True)
     if child.returncode != 0:
         print(child.stderr, file=sys.stderr)

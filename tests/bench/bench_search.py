@@ -1,5 +1,6 @@
 """Timing a search player's decisions: the loop behind ``make bench``'s search lines
-(``sim.bench.search_decisions``) and ``make bench-ab``'s search mode (``sim.bench_ab --search``).
+(``tests.bench.bench.search_decisions``) and ``make bench-ab``'s search mode
+(``tests.bench.bench_ab --search``).
 
 The search player sits in the even seats, ``opponent`` in the odd ones; each of the search
 player's decisions is timed around its hook alone (the opponents and the engine's application
@@ -7,10 +8,10 @@ of a proposal are not counted). The first game compiles or loads the engine and 
 timed nor counted. The final position of every deal is hashed into a digest of the play, so two
 trees that are timed against each other can also be shown to have played the same games.
 
-Run as a script (``python sim/bench_search.py GAMES``, with ``PYTHONPATH`` pointing at any
+Run as a script (``python tests/bench/bench_search.py GAMES``, with ``PYTHONPATH`` pointing at any
 tree whose search player has this API, from commit 7d5ffb1 on), it prints one JSON line timed
-in process CPU time: ``sim.bench_ab`` runs this file against an older tree, so both trees are
-timed by the same loop. It therefore imports only names both trees have.
+in process CPU time: ``tests.bench.bench_ab`` runs this file against an older tree, so both
+trees are timed by the same loop. It therefore imports only names both trees have.
 """
 
 from __future__ import annotations

@@ -12,7 +12,7 @@ the best rates and of the medians, with every round's rate: on a shared machine 
 run at two thirds of the speed of the next, so one ratio alone can mislead.
 
 The search mode plays ``--search-games`` games of pimc at its defaults against tuned in each
-tree per round, timed by the new tree's ``sim/bench_search.py`` (run in the old tree too, so
+tree per round, timed by the new tree's ``tests/bench/bench_search.py`` (run in the old tree too, so
 both are timed by the same loop) in process CPU time, old first in even rounds and new first in
 odd ones. It prints every round, then the ratios of the best and of the median rounds, and
 whether both trees played the same games (the digest of every deal's final position).
@@ -75,7 +75,7 @@ def rate(tree: Path, profile: str, strategy: str, games: int, reps: int) -> floa
 
 def search_round(tree: Path, timer: Path, games: int) -> dict:
     """One timed search run in ``tree`` by the timing loop in ``timer`` (this tree's
-    ``sim/bench_search.py``, run by path so an older tree is timed the same way)."""
+    ``tests/bench/bench_search.py``, run by path so an older tree is timed the same way)."""
     runner = (f"import runpy, sys; sys.argv = ['bench_search', '{games}']; "
               f"runpy.run_path({str(timer)!r}, run_name='__main__')")
     return json.loads(_run(tree, ["-c", runner]))
@@ -125,7 +125,7 @@ def _ratios(old: list[float], new: list[float], lower_is_better: bool) -> dict:
 def compare_search(old: Path, new: Path, args: argparse.Namespace) -> None:
     """pimc's CPU milliseconds per decision and rollouts per CPU-second, old against new:
     one line per round and side, then the ratios and whether the play was the same."""
-    timer = new / "sim" / "bench_search.py"
+    timer = new / "tests" / "bench" / "bench_search.py"
     runs: dict[str, list[dict]] = {"old": [], "new": []}
     for r in range(args.rounds):
         for side in ("old", "new") if r % 2 == 0 else ("new", "old"):
@@ -157,7 +157,7 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--search-games", type=int, default=10,
                         help="with --search: games timed per round and side")
     args = parser.parse_args(argv)
-    new = Path(__file__).resolve().parent.parent
+    new = Path(__file__).resolve().parents[2]
     with old_tree(new, args.old) as old:
         if args.search:
             compare_search(old, new, args)
