@@ -7,7 +7,10 @@ card prints on one A4 or Letter page."""
 from __future__ import annotations
 
 import ast
+import json
+import os
 import re
+import sys
 import tomllib
 from fnmatch import fnmatch
 from pathlib import Path
@@ -76,7 +79,7 @@ def test_no_report_module_builds_html_by_hand():
 
 def test_every_kind_and_the_card_have_a_template_on_the_base_page():
     env = templating.environment()
-    for name in [*kinds.KINDS, "card", "learn"]:
+    for name in [*kinds.KINDS, "card"]:
         assert templating.page_template(name) == f"{name}.html.j2", name
         source = (templating.TEMPLATES / f"{name}.html.j2").read_text(encoding="utf-8")
         assert '{% extends "base.html.j2" %}' in source, name
@@ -255,25 +258,123 @@ def test_the_card_prints_on_one_page(tmp_path, paper):
 
 # --- The value model's page (handfoot learn) ----------------------------------------------------
 
-def test_the_value_model_page_is_a_template(tmp_path):
-    from analysis.reports.learn import write_report
+def _model_file(path: Path, r2: float = 0.4321) -> Path:
+    """A model file as ``handfoot learn`` writes it, with only what its report reads."""
+    import json
 
     bins = [{"rows": 10, "predicted": 10.0 * i, "realised": 11.0 * i} for i in range(10)]
-    model = SimpleNamespace(profile="standard", rules_id="fc5f850d308a", kind="mlp <x>",
-                            metadata={
-        "held_out": {"rows": 1234, "rmse": 321.5, "mae": 250.25, "r2": 0.4321,
-                     "calibration": bins},
-        "training": {"held_out_games": 60, "games": 600},
-        "learning_curve": [{"share": 0.5, "rows": 500, "rmse": 400.0},
-                           {"share": 1.0, "rows": 1000, "rmse": 330.0}],
-        "rounds": [{"round": 1, "player": "learned", "opponent": "tuned", "win_rate": 0.6,
-                    "win_low": 0.55, "win_high": 0.65, "per_deal": 50.0, "shuffles": 300,
-                    "seatings": 2}],
-        "fit": {"hidden": 8}})
-    page = write_report(model, tmp_path).read_text(encoding="utf-8")
+    model = {"format": "handfoot-model/1", "profile": "standard", "rules_id": "fc5f850d308a",
+             "kind": "mlp <x>", "metadata": {
+                 "held_out": {"rows": 1234, "rmse": 321.5, "mae": 250.25, "r2": r2,
+                              "calibration": bins},
+                 "training": {"held_out_games": 60, "games": 600},
+                 "learning_curve": [{"share": 0.5, "rows": 500, "rmse": 400.0},
+                                    {"share": 1.0, "rows": 1000, "rmse": 330.0}],
+                 "rounds": [{"round": 1, "player": "learned", "opponent": "tuned",
+                             "win_rate": 0.6, "win_low": 0.55, "win_high": 0.65,
+                             "per_deal": 50.0, "shuffles": 300, "seatings": 2, "even": 0.5}],
+                 "fit": {"hidden": 8}}}
+    path.write_text(json.dumps(model, indent=1, sort_keys=True) + "\n", encoding="utf-8")
+    return path
+
+
+def test_the_value_model_page_is_a_template(tmp_path):
+    from analysis.reports.build import build_and_write
+    from analysis.reports.learn import model_params
+
+    params = model_params(_model_file(tmp_path / "model.json"))
+    content, folder = build_and_write("learn", [], params, tmp_path / "reports", "vm")
+    page = (folder / "index.html").read_text(encoding="utf-8")
     assert "Value model for standard (mlp &lt;x&gt;)" in page and "id='verdict'" in page
     assert "RMSE 321.5 points" in page and "R² 0.432" in page
     assert "60.0% (55.0% to 65.0%)" in page and "&#34;hidden&#34;: 8" in page
     images = re.findall(r"<img src='([^']+)'[^>]*onload=", page)
     assert images == ["calibration.png", "learning_curve.png"]
-    assert all((tmp_path / i).is_file() for i in images)
+    assert all((folder / i).is_file() for i in images)
+    manifest = json.loads((folder / "manifest.json").read_text(encoding="utf-8"))
+    assert manifest["kind"] == content.kind == "learn" and manifest["params"] == params
+    assert manifest["params"]["model"] == str((tmp_path / "model.json").resolve())
+    assert "<h2>Runs used</h2>" not in page  # a value model plays no runs of its own
+    assert "## Runs used" not in (folder / "summary.md").read_text(encoding="utf-8")
+
+
+def _handfoot(capsys, *args: str) -> tuple[int, str, str]:
+    from sim.cli import main
+
+    try:
+        main(list(args))
+        code = 0
+    except SystemExit as exc:
+        code = exc.code if isinstance(exc.code, int) else 1
+    out = capsys.readouterr()
+    return code, out.out, out.err
+
+
+def _files(folder: Path) -> dict[str, bytes]:
+    return {p.name: p.read_bytes() for p in sorted(folder.iterdir())}
+
+
+def test_a_learn_report_is_rebuilt_and_refused_once_its_model_changes(tmp_path, capsys,
+                                                                      monkeypatch):
+    """``handfoot learn`` (its fit replaced by writing a model file) writes a report of kind
+    learn; ``handfoot report NAME`` writes the same page again from the model file; once the
+    file changes, or is gone, the rebuild is refused in one line, exit 2, nothing written."""
+    import analysis.experiments.learn as experiment
+
+    out, reports = tmp_path / "standard.json", tmp_path / "reports"
+
+    def fake_learn(settings, path, runs_dir, **kw):
+        _model_file(path)
+        meta = json.loads(path.read_text(encoding="utf-8"))["metadata"]
+        meta["held_out"]["target"] = "advantage"
+        meta["training"].update(rows=5000, player=settings.player)
+        return SimpleNamespace(kind="mlp <x>", rules_id="fc5f850d308a", metadata=meta)
+
+    monkeypatch.setattr(experiment, "learn", fake_learn)
+    args = ["learn", "--rules", "standard", "--player", "cautious", "--out", str(out),
+            "--report-dir", str(reports / "vm"), "--no-progress"]
+    monkeypatch.setattr(sys, "argv", ["handfoot", *args])  # what the manifest records
+    code, said, err = _handfoot(capsys, *args)
+    assert code == 0, err
+    assert f"report: {reports / 'vm' / 'index.html'}" in said
+    manifest = json.loads((reports / "vm" / "manifest.json").read_text(encoding="utf-8"))
+    assert manifest["kind"] == "learn" and manifest["command"] == ["handfoot", *args]
+    assert manifest["params"]["model"] == str(out.resolve())
+    before = (reports / "vm" / "index.html").read_text(encoding="utf-8")
+    stamp = re.compile(r"^<p class='small'>Report <code>.*$", re.MULTILINE)  # creation time
+
+    code, said, err = _handfoot(capsys, "report", "vm", "--reports-dir", str(reports))
+    assert code == 0, err
+    assert "Value model for standard (mlp <x>)" in said and "RMSE 321.5 points" in said
+    after = (reports / "vm" / "index.html").read_text(encoding="utf-8")
+    assert stamp.sub("", after) == stamp.sub("", before)
+    assert "60.0% (55.0% to 65.0%)" in after
+
+    written = _files(reports / "vm")
+    _model_file(out, r2=0.5)  # the model file changes after its report was written
+    for says in ("has changed since its report was written", "does not exist"):
+        code, said, err = _handfoot(capsys, "report", "vm", "--reports-dir", str(reports))
+        lines = err.strip().splitlines()
+        assert code == 2 and len(lines) == 1 and says in lines[0], (code, err)
+        assert lines[0].startswith("handfoot: error: model file") and "Traceback" not in err
+        assert _files(reports / "vm") == written and sorted(os.listdir(reports)) == ["vm"]
+        out.unlink(missing_ok=True)
+
+
+def test_learn_refuses_a_report_folder_of_something_else_before_it_plays(tmp_path, capsys,
+                                                                          monkeypatch):
+    """A ``--report-dir`` that holds files but no handfoot report is refused in one line, exit
+    2, before any game is played: the fit is not lost at its last step, nothing is written."""
+    import analysis.experiments.learn as experiment
+
+    played = []
+    monkeypatch.setattr(experiment, "learn", lambda *a, **kw: played.append(a))
+    folder = tmp_path / "notes"
+    folder.mkdir()
+    (folder / "mine.txt").write_text("keep me", encoding="utf-8")
+    out = tmp_path / "standard.json"
+    code, _, err = _handfoot(capsys, "learn", "--rules", "standard", "--out", str(out),
+                             "--report-dir", str(folder), "--no-progress")
+    lines = err.strip().splitlines()
+    assert code == 2 and len(lines) == 1 and "is not a handfoot report" in lines[0], err
+    assert played == [] and not out.exists() and os.listdir(folder) == ["mine.txt"]

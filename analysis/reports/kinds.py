@@ -37,6 +37,7 @@ KINDS: dict[str, Kind] = {k.name: k for k in (
     Kind("ladder", "analysis.reports.ladder", "handfoot ladder --report NAME"),
     Kind("tune", "analysis.reports.tune", "handfoot tune STRATEGY"),
     Kind("guide", "analysis.reports.guide", "handfoot guide"),
+    Kind("learn", "analysis.reports.learn", "handfoot learn --rules R --out FILE"),
 )}
 
 

@@ -36,6 +36,16 @@ def check_name(name: str) -> str:
     return name
 
 
+def check_replaceable(final: Path) -> Path:
+    """``final`` if a report may be written there: absent, an empty folder or a handfoot
+    report. Called before a long command plays, too, so a folder of something else is refused
+    before the work and not after it."""
+    if final.exists() and not (final.is_dir()
+                               and (not any(final.iterdir()) or (final / MANIFEST).exists())):
+        raise ReportError(f"{final} exists and is not a handfoot report; not replacing it")
+    return final
+
+
 def versions() -> dict[str, str]:
     """The versions of the packages the numbers depend on, for the manifest."""
     from sim.runs.storage import package_versions
@@ -71,12 +81,9 @@ def write(content: Content, reports_dir: Path, name: str, staging: Path,
     (staging / "summary.md").write_text(_markdown(content, name, manifest), encoding="utf-8")
     page = _html(content, name, manifest, staging)
     (staging / "index.html").write_text(page, encoding="utf-8")
-    final = reports_dir / name
+    final = check_replaceable(reports_dir / name)
     if final.exists():
-        if final.is_dir() and (not any(final.iterdir()) or (final / MANIFEST).exists()):
-            shutil.rmtree(final)
-        else:
-            raise ReportError(f"{final} exists and is not a handfoot report; not replacing it")
+        shutil.rmtree(final)
     staging.rename(final)
     return final
 
@@ -151,7 +158,8 @@ def _markdown(content: Content, name: str, manifest: dict) -> str:
     for f in content.figures:
         out += [f"![{f.title}]({f.file})", "", f"*{f.title}.* {f.caption}", ""]
     out += ["", "## Method", "", *[f"- {m}" for m in content.method]]
-    out += ["", "## Runs used", "", *_runs_lines(manifest)]
+    if manifest["runs"]:  # a value model's report (kind learn) reads a model file, no runs
+        out += ["", "## Runs used", "", *_runs_lines(manifest)]
     out += ["", f"Report `{name}` ({manifest['created']}); data tables: "
             + ", ".join(f"`{t}`" for t in manifest["tables"]) + "; manifest: `manifest.json`.",
             "Versions: " + ", ".join(f"{k} {v}" for k, v in manifest["versions"].items()), ""]

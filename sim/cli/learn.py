@@ -1,6 +1,7 @@
 """``handfoot learn``: fit a value model for one rule set (analysis.experiments.learn) and
-write its model file and report. User mistakes are one line and exit code 2
-(sim.cli.errors)."""
+write its model file and its report (the report kind ``learn``, analysis.reports.learn, which
+``handfoot report NAME`` rebuilds from the model file). User mistakes are one line and exit
+code 2 (sim.cli.errors)."""
 
 from __future__ import annotations
 
@@ -14,6 +15,7 @@ from sim.cli.errors import UserError, user_errors
 from sim.cli.options import (
     check_games,
     check_jobs,
+    check_report_name,
     check_seed,
     jobs_option,
     progress_option,
@@ -99,11 +101,15 @@ def learn(rules_spec: str, out: Path, player: str | None, games: int, seed: int,
     from analysis.experiments.learn import LearnSettings
     from analysis.experiments.learn import learn as run_learn
     from analysis.experiments.learn_fit import FitSettings
-    from analysis.reports.learn import write_report
+    from analysis.reports.build import build_and_write
+    from analysis.reports.learn import model_params
 
     check_games(games, least=2)
     check_seed(seed)
     check_jobs(jobs)
+    folder = report_dir or Path("reports") / out.stem
+    check_report_name(folder.name)  # refused before the games, not after the fit
+    _check_report_folder(folder)
     with user_errors("continue with the same command and --resume"):
         player = player or _default_player(rules_spec)
         settings = LearnSettings(rules=rules_spec, player=player, seed=seed, games=games,
@@ -113,8 +119,8 @@ def learn(rules_spec: str, out: Path, player: str | None, games: int, seed: int,
         show = sys.stderr.isatty() if progress is None else progress
         model = run_learn(settings, out, runs_dir, name=name, resume=resume, jobs=jobs,
                           progress=show, note=note, rounds=rounds, measure=measure)
-        folder = report_dir or Path("reports") / out.stem
-        write_report(model, folder)
+        _, folder = build_and_write("learn", [], model_params(out), folder.parent,
+                                    folder.name)
     held = model.metadata["held_out"]
     click.echo(f"model: {out} ({model.kind}, rules id {model.rules_id}, "
                f"{model.metadata['training']['rows']:,} positions from {games:,} games of "
@@ -140,3 +146,15 @@ def _default_player(rules_spec: str) -> str:
     if not rules_spec.endswith(".toml"):
         raise UserError(f"no player for {rules_spec}: name one with --player")
     return "cautious"
+
+
+def _check_report_folder(folder: Path) -> None:
+    """A report folder that holds something other than a handfoot report is refused before
+    any game is played (the fit would otherwise be lost at the last step)."""
+    from analysis.reports.content import ReportError
+    from analysis.reports.writer import check_replaceable
+
+    try:
+        check_replaceable(folder)
+    except ReportError as exc:
+        raise UserError(str(exc)) from None
