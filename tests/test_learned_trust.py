@@ -302,6 +302,40 @@ def test_rounds_play_over_round_ones_base_keep_every_rounds_data_and_ship_the_be
     assert shipped.flat().tobytes() == written.flat().tobytes()
 
 
+def test_the_same_command_at_a_later_commit_only_refits(tmp_path, capsys, monkeypatch):
+    """Running the documented ``--rounds --measure`` command again from another commit refits
+    the same numbers: each round's model file is kept (only its provenance would differ), so its
+    measured games are reused and the command succeeds. The code before rewrote the round's
+    file, its player no longer matched the measured run, and the command was refused."""
+    import analysis.experiments.learn as experiment
+    from tests.test_learn import learn_in_process
+
+    args = [*LEARN, "--rounds", "2", "--measure", "4", "--out", str(tmp_path / "m.json"),
+            "--name", "again", "--runs-dir", str(tmp_path / "runs")]
+    assert learn_in_process(*args, "--report-dir", str(tmp_path / "r1")) == 0
+    first = (tmp_path / "runs" / "again-value-ridge-round1.json").read_bytes()
+    monkeypatch.setattr(experiment, "_commit", lambda: "0" * 40)  # a later commit
+    capsys.readouterr()
+    assert learn_in_process(*args, "--report-dir", str(tmp_path / "r2")) == 0, capsys.readouterr()
+    assert (tmp_path / "runs" / "again-value-ridge-round1.json").read_bytes() == first
+    assert read_model(tmp_path / "m.json").metadata["provenance"]["commit"] == "0" * 40
+
+
+def test_a_round_model_is_rewritten_only_when_its_numbers_change(tmp_path):
+    from analysis.experiments.learn import write_round_model
+    from sim.core.rules import Rules
+    from tests.learned_models import random_model
+
+    model = random_model(Rules())
+    path = tmp_path / "round1.json"
+    assert write_round_model(path, model) is True
+    before = path.read_bytes()
+    model.metadata["provenance"] = {"commit": "f" * 40}
+    assert write_round_model(path, model) is False and path.read_bytes() == before
+    model.output_bias += 1.0
+    assert write_round_model(path, model) is True and path.read_bytes() != before
+
+
 def test_best_round_is_the_highest_measured_win_rate_and_the_last_without_measures():
     from analysis.experiments.learn import best_round
 

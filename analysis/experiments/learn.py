@@ -27,6 +27,7 @@ reached stay in), and with ``--measure`` the best measured round is the one writ
 from __future__ import annotations
 
 import dataclasses
+import json
 import math
 from dataclasses import dataclass
 from pathlib import Path
@@ -43,7 +44,7 @@ from analysis.experiments.learn_fit import (
 )
 from analysis.experiments.playing import chunk_size_for
 from sim.runs.storage import Recording, Run, RunError, RunSpec
-from strategies.learned.model_file import Model, ModelError, read_model, write_model
+from strategies.learned.model_file import Model, ModelError, dumps, read_model, write_model
 from strategies.lookahead.schema import (
     FEATURE_VERSION,
     N_FEATURES,
@@ -328,7 +329,7 @@ def learn(settings: LearnSettings, out: Path, runs_dir: Path, name: str | None =
         if r == 1:
             base_spec = model.base_policy["spec"]
         model_path = runs_dir / f"{base}-{fitted}-round{r}.json"
-        write_model(model_path, model)
+        changed = write_round_model(model_path, model)
         strategy = runs_dir / f"{base}-{fitted}-round{r}.toml"
         strategy.write_text(f'# the learned player of round {r} (handfoot learn), over the base '
                             f'policy round 1 was measured against\n'
@@ -338,7 +339,7 @@ def learn(settings: LearnSettings, out: Path, runs_dir: Path, name: str | None =
             measured = runs_dir / f"{base}-{fitted}-measure"
             history.append(measure_round(r, str(strategy), settings.player, settings.rules,
                                          settings.seed, measure, measured, jobs, progress,
-                                         note))
+                                         note, rerun=changed))
         models.append(model)
         player = str(strategy)
         described = f"learned with the round {r} model"
@@ -355,6 +356,29 @@ def learn(settings: LearnSettings, out: Path, runs_dir: Path, name: str | None =
     return model
 
 
+def write_round_model(path: Path, model: Model) -> bool:
+    """Write a round's model file unless the one there holds the same model (everything but
+    its provenance: the commit and package versions of the writing command): a refit of
+    the same data then keeps the file, so its player and its measured games stay those of
+    the first fit, and running the documented command again only refits. True when the
+    file changed (its round's measured games are then played again)."""
+    fresh = json.loads(dumps(model))
+    if path.exists():
+        try:
+            old = json.loads(path.read_text(encoding="utf-8"))
+        except (OSError, UnicodeDecodeError, json.JSONDecodeError):
+            old = None
+        if isinstance(old, dict) and _without_provenance(old) == _without_provenance(fresh):
+            return False
+    write_model(path, model)
+    return True
+
+
+def _without_provenance(data: dict) -> dict:
+    metadata = {k: v for k, v in data.get("metadata", {}).items() if k != "provenance"}
+    return {**data, "metadata": metadata}
+
+
 def best_round(history: list[dict], rounds: int) -> int:
     """The round to ship: the best measured one (the earlier on a tie), else the last."""
     if not history:
@@ -369,16 +393,17 @@ def _spec_path(spec: str) -> str:
 
 
 def measure_round(r: int, player: str, opponent: str, rules: str, seed: int, games: int,
-                  root: Path, jobs: int, progress: bool, note) -> dict:
-    """Round ``r``'s player against ``opponent``: paired, every seating, ``games`` shuffles."""
+                  root: Path, jobs: int, progress: bool, note, rerun: bool = False) -> dict:
+    """Round ``r``'s player against ``opponent``: paired, every seating, ``games`` shuffles
+    (``rerun``: the round's model changed, so games measured before are played again)."""
     from analysis.experiments.pairings import Pairing, Side
     from analysis.experiments.playing import play_pairs
     from analysis.statistics.paired import analyse_seatings
 
     pairing = Pairing(key=f"round{r}", a=Side(f"round {r}", player), b=Side(opponent, opponent),
                       rules=rules, group=rules)
-    pairs = play_pairs([pairing], root, seed + 7919, games, jobs=jobs, progress=progress,
-                       note=note)
+    pairs = play_pairs([pairing], root, seed + 7919, games, jobs=jobs, rerun=rerun,
+                       progress=progress, note=note)
     result, _ = analyse_seatings(pairs[0].runs)
     return {"round": r, "player": f"learned (round {r} model)", "opponent": opponent,
             "shuffles": games, "seatings": result.teams, "seed": seed + 7919,
