@@ -143,13 +143,17 @@ def in_profile(label: str, profile: str) -> bool:
     return profile == "standard" or (label, profile) == INFERRING
 
 
+def slow(info: StrategyInfo) -> bool:
+    """A search or learned player: its variants are checked in fewer profiles."""
+    return info.module in SEARCH_MODULES | LEARNED_MODULES
+
+
 def checked_in(info: StrategyInfo, varied: bool, label: str, profile: str) -> bool:
     """Whether a setting is checked in ``profile``: a search or learned player's variants as
     ``in_profile`` says, a learned player only where a model is shipped for the profile."""
     if info.module in LEARNED_MODULES and profile not in learned_profiles():
         return False
-    slow = info.module in SEARCH_MODULES | LEARNED_MODULES
-    return not (varied and slow and not in_profile(label, profile))
+    return not (varied and slow(info) and not in_profile(label, profile))
 
 
 def quick(info: StrategyInfo, varied: bool, profile: str, turn: str) -> bool:
@@ -158,8 +162,7 @@ def quick(info: StrategyInfo, varied: bool, profile: str, turn: str) -> bool:
     (``cases``). A variant plays its kernel's same code in every profile, so this gives every
     profile some variants and every variant two profiles at a third of the cost; `make
     conformance` checks the rest."""
-    slow = info.module in SEARCH_MODULES | LEARNED_MODULES
-    return not varied or slow or profile in ("standard", turn)
+    return not varied or slow(info) or profile in ("standard", turn)
 
 
 def cases() -> list:

@@ -25,6 +25,7 @@ from analysis.reports.content import Content, Figure, Section
 from analysis.reports.fmt import View, col, results_view
 from analysis.reports.writer import staging_dir, write
 from tests.pagecheck import HEIGHT, WIDTH, browser, layout, pdf_pages
+from tests.runhelpers import cli
 
 ROOT = Path(__file__).resolve().parent.parent
 REPORTS = ROOT / "analysis" / "reports"
@@ -298,18 +299,6 @@ def test_the_value_model_page_is_a_template(tmp_path):
     assert "## Runs used" not in (folder / "summary.md").read_text(encoding="utf-8")
 
 
-def _handfoot(capsys, *args: str) -> tuple[int, str, str]:
-    from sim.cli import main
-
-    try:
-        main(list(args))
-        code = 0
-    except SystemExit as exc:
-        code = exc.code if isinstance(exc.code, int) else 1
-    out = capsys.readouterr()
-    return code, out.out, out.err
-
-
 def _files(folder: Path) -> dict[str, bytes]:
     return {p.name: p.read_bytes() for p in sorted(folder.iterdir())}
 
@@ -334,7 +323,7 @@ def test_a_learn_report_is_rebuilt_and_refused_once_its_model_changes(tmp_path, 
     args = ["learn", "--rules", "standard", "--player", "cautious", "--out", str(out),
             "--report-dir", str(reports / "vm"), "--no-progress"]
     monkeypatch.setattr(sys, "argv", ["handfoot", *args])  # what the manifest records
-    code, said, err = _handfoot(capsys, *args)
+    code, said, err = cli(capsys, *args)
     assert code == 0, err
     assert f"report: {reports / 'vm' / 'index.html'}" in said
     manifest = json.loads((reports / "vm" / "manifest.json").read_text(encoding="utf-8"))
@@ -343,7 +332,7 @@ def test_a_learn_report_is_rebuilt_and_refused_once_its_model_changes(tmp_path, 
     before = (reports / "vm" / "index.html").read_text(encoding="utf-8")
     stamp = re.compile(r"^<p class='small'>Report <code>.*$", re.MULTILINE)  # creation time
 
-    code, said, err = _handfoot(capsys, "report", "vm", "--reports-dir", str(reports))
+    code, said, err = cli(capsys, "report", "vm", "--reports-dir", str(reports))
     assert code == 0, err
     assert "Value model for standard (mlp <x>)" in said and "RMSE 321.5 points" in said
     after = (reports / "vm" / "index.html").read_text(encoding="utf-8")
@@ -353,7 +342,7 @@ def test_a_learn_report_is_rebuilt_and_refused_once_its_model_changes(tmp_path, 
     written = _files(reports / "vm")
     _model_file(out, r2=0.5)  # the model file changes after its report was written
     for says in ("has changed since its report was written", "does not exist"):
-        code, said, err = _handfoot(capsys, "report", "vm", "--reports-dir", str(reports))
+        code, said, err = cli(capsys, "report", "vm", "--reports-dir", str(reports))
         lines = err.strip().splitlines()
         assert code == 2 and len(lines) == 1 and says in lines[0], (code, err)
         assert lines[0].startswith("handfoot: error: model file") and "Traceback" not in err
@@ -373,8 +362,8 @@ def test_learn_refuses_a_report_folder_of_something_else_before_it_plays(tmp_pat
     folder.mkdir()
     (folder / "mine.txt").write_text("keep me", encoding="utf-8")
     out = tmp_path / "standard.json"
-    code, _, err = _handfoot(capsys, "learn", "--rules", "standard", "--out", str(out),
-                             "--report-dir", str(folder), "--no-progress")
+    code, _, err = cli(capsys, "learn", "--rules", "standard", "--out", str(out),
+                       "--report-dir", str(folder), "--no-progress")
     lines = err.strip().splitlines()
     assert code == 2 and len(lines) == 1 and "is not a handfoot report" in lines[0], err
     assert played == [] and not out.exists() and os.listdir(folder) == ["mine.txt"]

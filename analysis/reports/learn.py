@@ -28,6 +28,7 @@ import polars as pl  # noqa: E402
 from analysis.experiments.pairings import PairRuns  # noqa: E402
 from analysis.reports.content import Content, Figure, ReportError, Section  # noqa: E402
 from analysis.reports.fmt import View, col  # noqa: E402
+from strategies.learned.model_file import file_digest  # noqa: E402
 
 DPI = 110
 QUESTION = "How well does the value model predict the outcome of deals it was not fitted on?"
@@ -36,12 +37,14 @@ QUESTION = "How well does the value model predict the outcome of deals it was no
 def model_params(path: Path) -> dict:
     """The report's parameters: the model file (resolved) and its sha256 now."""
     path = Path(path).resolve()
-    return {"model": str(path), "sha256": hashlib.sha256(path.read_bytes()).hexdigest()}
+    return {"model": str(path), "sha256": file_digest(path)}
 
 
-def read_model(params: dict) -> dict:
-    """The model file the parameters name, as plain JSON; a ``ReportError`` when it is gone,
-    unreadable or no longer the file the report was made from."""
+def _model_json(params: dict) -> dict:
+    """The model file the parameters name, as plain JSON (the report reads only its metadata,
+    so a file the model reader would refuse, such as one of an older feature version, still
+    has its page); a ``ReportError`` when it is gone, unreadable or no longer the file the
+    report was made from."""
     path = Path(params["model"])
     try:
         data = path.read_bytes()
@@ -50,7 +53,7 @@ def read_model(params: dict) -> dict:
                           "handfoot learn") from None
     except OSError as exc:
         raise ReportError(f"model file {path} cannot be read ({exc})") from None
-    digest = hashlib.sha256(data).hexdigest()
+    digest = hashlib.sha256(data).hexdigest()  # the bytes just read: file_digest would reread
     if digest != params["sha256"]:
         raise ReportError(f"model file {path} has changed since its report was written "
                           f"(sha256 {digest[:12]}, was {params['sha256'][:12]}); make the "
@@ -101,7 +104,7 @@ def _value(v) -> str:
 def build(pairs: list[PairRuns], params: dict, out: Path | None) -> Content:
     """The value model's page from its model file (``params``: ``model_params``); figures
     are drawn in ``out`` (none without it)."""
-    model = read_model(params)
+    model = _model_json(params)
     meta = model["metadata"]
     held, training = meta["held_out"], meta["training"]
     curve = meta.get("learning_curve") or []

@@ -15,7 +15,7 @@ from sim.cli.errors import UserError, user_errors
 from sim.cli.options import (
     check_games,
     check_jobs,
-    check_report_name,
+    check_report_folder,
     check_seed,
     jobs_option,
     progress_option,
@@ -108,8 +108,7 @@ def learn(rules_spec: str, out: Path, player: str | None, games: int, seed: int,
     check_seed(seed)
     check_jobs(jobs)
     folder = report_dir or Path("reports") / out.stem
-    check_report_name(folder.name)  # refused before the games, not after the fit
-    _check_report_folder(folder)
+    check_report_folder(folder)  # refused before the games, not after the fit
     with user_errors("continue with the same command and --resume"):
         player = player or _default_player(rules_spec)
         settings = LearnSettings(rules=rules_spec, player=player, seed=seed, games=games,
@@ -147,14 +146,3 @@ def _default_player(rules_spec: str) -> str:
         raise UserError(f"no player for {rules_spec}: name one with --player")
     return "cautious"
 
-
-def _check_report_folder(folder: Path) -> None:
-    """A report folder that holds something other than a handfoot report is refused before
-    any game is played (the fit would otherwise be lost at the last step)."""
-    from analysis.reports.content import ReportError
-    from analysis.reports.writer import check_replaceable
-
-    try:
-        check_replaceable(folder)
-    except ReportError as exc:
-        raise UserError(str(exc)) from None

@@ -129,3 +129,16 @@ def check_report_name(name: str | None) -> None:
             check_name(name)
         except ValueError as exc:
             raise UserError(str(exc)) from None
+
+
+def check_report_folder(folder: Path) -> None:
+    """A report folder a command will write at its end, checked before it plays: a plain
+    name, and empty, absent or a handfoot report (the work would otherwise be lost at the
+    last step)."""
+    from analysis.reports.writer import check_replaceable
+
+    check_report_name(folder.name)
+    try:
+        check_replaceable(folder)
+    except ValueError as exc:
+        raise UserError(str(exc)) from None
