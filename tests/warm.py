@@ -54,8 +54,9 @@ def _warm_learned_kernels() -> None:
 
 def _warm_answer_kernels() -> None:
     """The hold-wild experiment's kernels as the report tests call them: the branched
-    positions (sim.play.branching.collect_holds) and the search's own choice, which calls the
-    engine's steps and a search player's decision from Python (one position each)."""
+    positions (sim.play.branching.collect_holds) and the search's own choice, which plays to
+    each position in compiled code and asks a search player's decision from Python (one
+    position each)."""
     from analysis.experiments.holding import collect
     from analysis.experiments.search_choice import ask_search
     from sim.core.profiles import load_rules
@@ -63,6 +64,20 @@ def _warm_answer_kernels() -> None:
     rules = load_rules("standard")
     collect(rules, ["cautious"] * rules.players, 1, seed=1, jobs=1)
     ask_search(rules, "cautious", "pimc", 1, 1)
+    _warm_position_kernels()
+
+
+def _warm_position_kernels() -> None:
+    """What the position analysis and the hold-or-meld of one position call from Python (the
+    search's candidate values, both ways in worlds), on the holding tests' own position: the
+    game loop compiles neither with these entry points."""
+    from analysis.experiments.holding import position_value
+    from analysis.experiments.positions import analyze
+    from tests.test_holding import late_in_deal
+
+    position = late_in_deal(["7", "7", "9", "2"])
+    analyze(position, worlds=2)
+    position_value(position, "cautious", worlds=2)
 
 
 if __name__ == "__main__":

@@ -2,8 +2,10 @@
 
 The decision-by-decision section branches every position where the strong player would meld a
 wild (analysis.experiments.holding, ``sim.play.branching.collect_holds``). Here the same games
-are played again decision by decision from Python (the same seed, deals and strategies, so the
-same positions come up: the branches there never touch the real game), and at the first
+are played again (the same seed, deals and strategies, so the same positions come up: the
+branches there never touch the real game), in compiled code from one such position to the next
+(``sim.play.branching.play_to_wild_meld``: asking each decision from Python cost milliseconds a
+call, most of a small report's time), and at the first
 ``positions`` of those decisions the search player (``pimc`` at its defaults) is handed a copy
 of the position and asked what it would meld. A row records where it was (game, deal, turn,
 seat), the wilds in the player's line and in the search's line, and the wilds in hand; the
@@ -37,20 +39,12 @@ def ask_search(rules: Rules, player_spec: str, search_spec: str, seed: int,
     """The first ``positions`` branched positions of ``player_spec``'s games (seed ``seed``,
     games 0, 1, ...), each with the search's meld line there; and the games played."""
     from sim.core.cards import JOKER, TWO
-    from sim.core.enums import NO_DECISION, Decision
     from sim.core.records import N_COLUMNS
-    from sim.engine.flow import apply_decision, ended, next_turn, start_deal
-    from sim.engine.layout import (
-        S_DECIDER,
-        S_DECISION,
-        S_TURN,
-        T_ON,
-        W_ENTRIES,
-        W_LINES,
-    )
-    from sim.engine.legal import team_of
+    from sim.engine.flow import apply_decision, start_deal
+    from sim.engine.layout import S_DECIDER, S_TURN, T_ON, W_ENTRIES
     from sim.engine.scoring import N_PARTS
     from sim.play.api import make_table
+    from sim.play.branching import play_to_wild_meld
     from sim.play.loop import close_deal, decide, new_game
     from strategies.per_profile import resolve_seats
 
@@ -69,25 +63,20 @@ def ask_search(rules: Rules, player_spec: str, search_spec: str, seed: int,
         new_game(g)
         for deal in range(1, rules.deals_per_game + 1):
             start_deal(g, w, t, seed, game, deal)
-            while not ended(g):
-                if sc[S_DECISION] == NO_DECISION:
-                    next_turn(g, t)
-                    continue
-                seat = int(sc[S_DECIDER])
-                value = decide(*records)
-                entries = int(w["sc"][W_ENTRIES])
-                wilds = int(w["prop"][:entries, 2:4].sum())
-                if sc[S_DECISION] == Decision.MELD and value == 0 and wilds > 0 \
-                        and g["opened"][team_of(g, seat)] == 1 \
-                        and int(w["sc"][W_LINES]) == 1 and entries <= 32 \
-                        and len(rows) < positions:
+            # the player's own decisions in compiled code, up to each position the search is
+            # asked at (its meld line lays a wild after its partnership opened)
+            while play_to_wild_meld(*records):
+                if len(rows) < positions:
+                    seat = int(sc[S_DECIDER])
+                    entries = int(w["sc"][W_ENTRIES])
                     probe.game[0] = real.game[0]
                     out = decide(*probe.records())
                     n = int(pw["sc"][W_ENTRIES])
                     rows.append((game, deal, int(sc[S_TURN]), seat,
-                                 int(g["hand"][seat, TWO] + g["hand"][seat, JOKER]), wilds,
+                                 int(g["hand"][seat, TWO] + g["hand"][seat, JOKER]),
+                                 int(w["prop"][:entries, 2:4].sum()),
                                  int(pw["prop"][:n, 2:4].sum()), int(out)))
-                apply_decision(g, w, t, value)
+                apply_decision(g, w, t, 0)  # the player's proposal, a meld line (value 0)
             close_deal(g, t, game, deal, record, parts)  # as the game loop: the score goes on
         game += 1
     table = np.array(rows, dtype=np.float64).reshape(-1, len(COLUMNS))

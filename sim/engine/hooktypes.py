@@ -28,10 +28,13 @@ HOOK_TYPE = types.FunctionType(HOOK_SIGNATURE)
 
 
 def hook(func):
-    """A strategy hook: an ordinary compiled function (so other compiled code may call it
-    directly), carrying ``.pointer``, the same code compiled with ``HOOK_SIGNATURE`` as a
-    first-class function value for the game loop. (The built-in heuristics' hooks wrap
-    ``(g, w, seat)`` functions, which the loop calls directly: ``strategies.builtin``.)"""
-    direct = njit(cache=True)(func)
-    direct.pointer = njit(HOOK_SIGNATURE, cache=True)(func)
-    return direct
+    """A strategy hook: the function compiled once, with ``HOOK_SIGNATURE``, so it is both an
+    ordinary compiled function (other compiled code and Python may call it directly) and, as
+    ``.pointer``, a first-class function value for the game loop. One dispatcher for both:
+    with a second, lazily typed one for direct calls, numba compiled (and cached) every hook
+    twice, the search's whole chain with it, for the same argument types. (The built-in
+    heuristics' hooks wrap ``(g, w, seat)`` functions, which the loop calls directly:
+    ``strategies.builtin``.)"""
+    compiled = njit(HOOK_SIGNATURE, cache=True)(func)
+    compiled.pointer = compiled
+    return compiled

@@ -105,6 +105,28 @@ def play_to_end(g, w, t, x, guard, hooks, fast) -> None:
 
 
 @njit(cache=True)
+def play_to_wild_meld(g, w, t, x, guard, hooks, fast) -> bool:
+    """Play the deal on, each seat as its strategy decides, up to the next meld decision where
+    the strategy's proposal (one line of at most 32 entries, after its partnership opened)
+    melds a wild: True with that proposal in ``w.prop``, not yet applied; False once the deal
+    has ended. Lets Python code look at those positions alone without asking every decision
+    through the dispatcher (``analysis.experiments.search_choice``), which costs milliseconds
+    a call for the hooks tuple."""
+    while not ended(g):
+        if g.sc[S_DECISION] == NO_DECISION:
+            next_turn(g, t)
+            continue
+        seat = g.sc[S_DECIDER]
+        value = decide(g, w, t, x, guard, hooks, fast)
+        if g.sc[S_DECISION] == Decision.MELD and value == 0 and w.sc[W_LINES] == 1 \
+                and w.sc[W_ENTRIES] <= 32 and g.opened[team_of(g, seat)] == 1 \
+                and _line_wilds(w) > 0:
+            return True
+        apply_decision(g, w, t, value)
+    return False
+
+
+@njit(cache=True)
 def _line_wilds(w) -> int:
     total = 0
     for i in range(w.sc[W_ENTRIES]):
