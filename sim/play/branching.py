@@ -180,28 +180,21 @@ def collect_holds(g, w, t, x, guard, hooks, fast, seed: int, first_game: int, ga
         new_game(g)
         for deal in range(1, g.rules[R_DEALS] + 1):
             start_deal(g, w, t, seed, game, deal)
-            while not ended(g):
-                if g.sc[S_DECISION] == NO_DECISION:
-                    next_turn(g, t)
-                    continue
-                seat = g.sc[S_DECIDER]
-                value = decide(g, w, t, x, guard, hooks, fast)
-                if g.sc[S_DECISION] == Decision.MELD and value == 0 and rows < out.shape[0] \
-                        and g.opened[team_of(g, seat)] == 1 and _line_wilds(w) > 0:
-                    rows += _branch(g, w, t, x, guard, hooks, fast, seat, value, out[rows])
-                apply_decision(g, w, t, value)
+            while play_to_wild_meld(g, w, t, x, guard, hooks, fast):
+                if rows < out.shape[0]:
+                    _branch(g, w, t, x, guard, hooks, fast, g.sc[S_DECIDER], out[rows])
+                    rows += 1
+                apply_decision(g, w, t, 0)  # the strategy's own line (value 0, a meld)
             close_deal(g, t, game, deal, record, parts)  # the next deal starts from the score
     t.sc[T_ON] = trace_on
     return rows
 
 
 @njit(cache=True)
-def _branch(g, w, t, x, guard, hooks, fast, seat: int, value: int, row) -> int:
-    """Both ways from ``g`` (the strategy's proposal is in ``w.prop``)."""
+def _branch(g, w, t, x, guard, hooks, fast, seat: int, row) -> None:
+    """Both ways from ``g``, at a position ``play_to_wild_meld`` stopped at (the strategy's
+    proposal, one line that melds a wild, is in ``w.prop``); the proposal put back after."""
     n = w.sc[W_ENTRIES]
-    lines = w.sc[W_LINES]
-    if lines != 1 or n > 32:
-        return 0
     for i in range(n):
         for j in range(ENTRY_WIDTH):
             w.branch_prop[i, j] = w.prop[i, j]
@@ -211,7 +204,7 @@ def _branch(g, w, t, x, guard, hooks, fast, seat: int, value: int, row) -> int:
     # as proposed
     copy_position(x, BRANCH, g)
     x[BRANCH].sc[S_CHECKED] = 0
-    apply_decision(x[BRANCH], w, t, value)
+    apply_decision(x[BRANCH], w, t, 0)
     play_to_end(x[BRANCH], w, t, x, guard, hooks, fast)
     row[F_MELD] = margin(x[BRANCH], seat)
     # wilds held back, from the same deal and the same strategies' stream
@@ -228,7 +221,6 @@ def _branch(g, w, t, x, guard, hooks, fast, seat: int, value: int, row) -> int:
     w.rng[rng.STREAM_STRATEGY] = saved_rng
     clear_proposal(w)
     propose_line(w, w.branch_prop, n)
-    return 1
 
 
 @njit(cache=True)
