@@ -37,6 +37,7 @@ bench-ab: $(STAMP)  # deals/s of this tree against commit $(OLD), interleaved, s
 bench-ab-search: $(STAMP)  # pimc's CPU ms per decision and rollouts/s of this tree against $(OLD), interleaved
 	$(PY) -m tests.bench.bench_ab $(OLD) --search --rounds 6
 
+CPATH ?= simulate
 MATCHUP ?= greedy-vs-greedy
 bench-functions: $(STAMP)  # time share of each compiled function (needs Linux perf; compiles afresh); MATCHUP=pimc-vs-tuned for a search game
 	$(PY) -m tests.bench.bench_functions --matchup $(MATCHUP)
@@ -49,7 +50,7 @@ clean:
 
 # Analysis and reports (the commands: sim/cli/analysis.py, guide.py, study.py; the code:
 # analysis/statistics, analysis/experiments, analysis/reports).
-.PHONY: ask-hold-wild render-report bench-analysis refit-check
+.PHONY: ask-hold-wild render-report bench-analysis refit-check compile-table
 NAME ?= hold-wild
 
 ask-hold-wild: $(STAMP)  # answers "is holding a wild worth it?"; writes reports/hold-wild/
@@ -57,6 +58,9 @@ ask-hold-wild: $(STAMP)  # answers "is holding a wild worth it?"; writes reports
 
 render-report: $(STAMP)  # reports/$(NAME)/index.html -> index.png in headless Chromium
 	$(PY) -m analysis.reports.render $(NAME)
+
+compile-table: $(STAMP)  # seconds numba spends on each function of one command path from an empty cache; CPATH=simulate|compare-learned|compare-pimc|warm
+	$(PY) -m tests.bench.compile_table $(CPATH)
 
 bench-analysis: $(STAMP)  # peak memory of analysing a 10,000,000-deal run (JSON line)
 	$(PY) -m tests.bench.bench_analysis

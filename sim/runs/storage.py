@@ -166,9 +166,9 @@ def engine_build() -> str:
     Computed once per process: the engine a process plays is the one it loaded, whatever is
     edited on disk meanwhile, and walking every compiled source's imports costs a tenth of a
     second, which a command that opens a hundred runs would otherwise pay a hundred times."""
-    from sim import cache_key
+    from sim.cache import build_key
 
-    return cache_key()
+    return build_key()
 
 
 def package_versions() -> dict[str, str]:

@@ -237,9 +237,23 @@ def _inference(stats: np.ndarray) -> dict:
             "infer_kept_unfit": int(stats[:, SearchStat.KEPT_UNFIT].sum())}
 
 
+def cold_compiles() -> None:
+    """Each command path's compile from an empty cache (tests.bench.compile_table): simulate
+    with greedy, compare learned tuned, compare pimc tuned, the suite's warm-up. Set
+    HANDFOOT_BENCH_COLD=0 to skip them (about 8 minutes on 2 cores)."""
+    from tests.bench.compile_table import PATHS, cold
+
+    if os.environ.get("HANDFOOT_BENCH_COLD", "1") == "0":
+        return
+    for path in PATHS:
+        for line in cold(path):
+            _emit(line)
+
+
 def main() -> None:
     rules = Rules()
     compile_seconds()
+    cold_compiles()
     primitives(rules)
     deal_time_shares(rules)
     search_decisions(rules)
