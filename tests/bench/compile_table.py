@@ -51,15 +51,33 @@ def _run_path(path: str, work: Path) -> None:
             raise
 
 
+def _short(types: tuple) -> str:
+    """A signature with the game, work and trace records named (their types print in full)."""
+    from numba import types as nt
+
+    from sim.engine.hooktypes import GAME, TRACE, WORK
+
+    names = {GAME: "GAME", WORK: "WORK", TRACE: "TRACE"}
+    out = []
+    for t in types:
+        if isinstance(t, nt.Array) and t.dtype in names:
+            out.append(f"{names[t.dtype]}[{t.ndim}d,{t.layout}]")
+        else:
+            out.append(names.get(t, str(t)))
+    return "(" + ", ".join(out) + ")"
+
+
 def _own_times(buffer: list) -> dict[str, dict]:
-    """Per function: its compile time less that of the compiles nested inside it."""
-    rows: dict[str, dict] = defaultdict(lambda: {"seconds": 0.0, "signatures": 0})
+    """Per function: its compile time less that of the compiles nested inside it, the number
+    of signatures and each signature (shortened)."""
+    rows: dict[str, dict] = defaultdict(lambda: {"seconds": 0.0, "signatures": 0, "types": []})
     stack: list[list] = []  # [name, start, time of nested compiles]
     for stamp, event in buffer:
         dispatcher = event.data["dispatcher"]
         name = f"{dispatcher.py_func.__module__}.{dispatcher.py_func.__qualname__}"
         if event.is_start:
             stack.append([name, stamp, 0.0])
+            rows[name]["types"].append(_short(tuple(event.data.get("args", ()))))
             continue
         name, start, nested = stack.pop()
         spent = stamp - start
@@ -70,7 +88,7 @@ def _own_times(buffer: list) -> dict[str, dict]:
     return rows
 
 
-def measure(path: str, table: int) -> None:
+def measure(path: str, table: int, signatures: bool = False) -> None:
     """Run ``path`` here, in this process (whose numba cache is empty), and print its lines."""
     start = time.perf_counter()
     from numba.core import event
@@ -88,17 +106,20 @@ def measure(path: str, table: int) -> None:
                       "signatures": sum(r["signatures"] for r in rows.values())}), flush=True)
     ranked = sorted(rows.items(), key=lambda item: -item[1]["seconds"])
     for name, row in ranked[:table]:
-        print(json.dumps({"measure": "compile_seconds_by_function", "path": path,
-                          "function": name, "seconds": round(row["seconds"], 2),
-                          "signatures": row["signatures"]}), flush=True)
+        line = {"measure": "compile_seconds_by_function", "path": path, "function": name,
+                "seconds": round(row["seconds"], 2), "signatures": row["signatures"]}
+        if signatures:
+            line["types"] = row["types"]
+        print(json.dumps(line), flush=True)
 
 
-def cold(path: str, table: int = 0) -> list[dict]:
+def cold(path: str, table: int = 0, signatures: bool = False) -> list[dict]:
     """``path`` in a new process from a new, empty cache folder: its JSON lines, parsed."""
     with tempfile.TemporaryDirectory() as cache:
         env = dict(os.environ, NUMBA_CACHE_DIR=cache)
         out = subprocess.run([sys.executable, "-m", "tests.bench.compile_table", path,
-                              "--here", "--table", str(table)],
+                              "--here", "--table", str(table),
+                              *(["--signatures"] if signatures else [])],
                              env=env, check=True, capture_output=True, text=True)
     return [json.loads(line) for line in out.stdout.splitlines() if line.startswith("{")]
 
@@ -109,13 +130,15 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("path", choices=sorted(PATHS))
     parser.add_argument("--table", type=int, default=25,
                         help="how many functions to list, longest compile first (0: none)")
+    parser.add_argument("--signatures", action="store_true",
+                        help="list each function's signatures (to find int64/uint64 twins)")
     parser.add_argument("--here", action="store_true",
                         help="run in this process and its cache (make bench uses a new one)")
     args = parser.parse_args(argv)
     if args.here:
-        measure(args.path, args.table)
+        measure(args.path, args.table, args.signatures)
     else:
-        for line in cold(args.path, args.table):
+        for line in cold(args.path, args.table, args.signatures):
             print(json.dumps(line), flush=True)
 
 
