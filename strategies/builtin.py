@@ -4,9 +4,8 @@ both, so they cannot drift apart)."""
 
 from __future__ import annotations
 
-from numba import njit
-
 from sim.core.enums import Decision
+from sim.engine.jit import njit
 from strategies import greedy, random_play, tactician
 from strategies.going_out import on_go_out
 

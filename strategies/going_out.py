@@ -3,11 +3,10 @@ hook every heuristic strategy shares."""
 
 from __future__ import annotations
 
-from numba import njit
-
 from sim.core.cards import BLACK3, N_KINDS, N_NATURALS, RED3
 from sim.core.rules import BOOKS_NATURALS, R_BLACK3_MELDS, R_BOOKS, R_FINAL_DISCARD
 from sim.engine.hooktypes import hook
+from sim.engine.jit import njit
 from sim.engine.layout import M_JOKER, M_NAT, M_TWO
 from sim.engine.legal import books_allow_out, team_of
 from strategies.plans import ENTRIES, plan_everything, plan_held

@@ -8,11 +8,10 @@ permission when going out wins the deal on points (R-X3).
 
 from __future__ import annotations
 
-from numba import njit
-
 from sim.core.enums import Book
 from sim.core.rules import R_OUT_DIRTY, R_OUT_WILD
 from sim.engine.hooktypes import hook
+from sim.engine.jit import njit
 from sim.engine.legal import deal_index, may_go_out, needs_concealed_book, opening_minimum, team_of
 from strategies import plans as pl
 from strategies.going_out import meld_out, plan_go_out

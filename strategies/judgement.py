@@ -3,10 +3,9 @@ whether going out wins, and which card is least useful to keep."""
 
 from __future__ import annotations
 
-from numba import njit
-
 from sim.core.cards import BLACK3, BLACK3_RANK, CARD_VALUE, JOKER, N_KINDS, N_NATURALS, RED3, TWO
 from sim.core.rules import R_BLACK3_MELDS, R_OUT_BONUS
+from sim.engine.jit import njit
 from sim.engine.layout import M_JOKER, M_NAT, M_TWO, S_PLAYERS, S_TEAMS
 from sim.engine.legal import (
     foot_count,

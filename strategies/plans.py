@@ -7,7 +7,6 @@ A plan reads only what its seat may know: its own held cards and the table.
 
 from __future__ import annotations
 
-from numba import njit
 from numba.cpython.unsafe.numbers import trailing_zeros
 
 from sim.core.cards import (
@@ -21,6 +20,7 @@ from sim.core.cards import (
     WILD_RANK,
 )
 from sim.core.rules import BOOKS_GROW, BOOKS_NATURALS, R_BLACK3_MELDS, R_BOOKS, R_WILD_MELDS
+from sim.engine.jit import njit
 from sim.engine.layout import M_JOKER, M_NAT, M_TWO
 from sim.engine.legal import (
     check_pickup,

@@ -5,8 +5,7 @@ The engine clears the proposal before each hook and applies it after; a hook onl
 
 from __future__ import annotations
 
-from numba import njit
-
+from sim.engine.jit import njit
 from sim.engine.layout import ENTRY_WIDTH, W_ENTRIES, W_LINES
 
 

@@ -9,11 +9,10 @@ going out is possible.
 
 from __future__ import annotations
 
-from numba import njit
-
 from sim.core.cards import JOKER, N_KINDS, N_RANKS, RED3, WILD_RANK
 from sim.engine import rng
 from sim.engine.hooktypes import hook
+from sim.engine.jit import njit
 from sim.engine.legal import (
     check_line,
     held_count,

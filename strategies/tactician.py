@@ -8,12 +8,11 @@ the game's earlier scores.
 
 from __future__ import annotations
 
-from numba import njit
-
 from sim.core.cards import JOKER, TWO
 from sim.core.enums import Book
 from sim.core.rules import R_OUT_DIRTY, R_OUT_WILD
 from sim.engine.hooktypes import hook
+from sim.engine.jit import njit
 from sim.engine.layout import S_PILE_N, S_PLAYERS
 from sim.engine.legal import (
     deal_index,

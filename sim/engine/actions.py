@@ -7,13 +7,12 @@ the strategies' proposals (R-T, R-PU, R-M, R-F, R-G, R-E, R-V6, R-V8).
 
 from __future__ import annotations
 
-from numba import njit
-
 from sim.core.cards import JOKER, N_KINDS, N_RANKS, RANK_KIND, RED3, TWO
 from sim.core.enums import Ending
 from sim.core.rules import R_RED3_RULE, R_WILD_DISCARD, RED3_EXPOSE, WILD_DISCARD_FREEZE
 from sim.engine import events as ev
 from sim.engine import rng
+from sim.engine.jit import njit
 from sim.engine.layout import (
     M_JOKER,
     M_NAT,

@@ -4,9 +4,9 @@ record alone. Both cost a pass over the state, so they run only when ``S_CHECKED
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
 from sim.core.cards import JOKER, N_KINDS, N_RANKS, RANK_KIND, RED3, TWO
+from sim.engine.jit import njit
 from sim.engine.layout import (
     M_JOKER,
     M_NAT,

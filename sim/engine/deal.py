@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from numba import njit
-
 from sim.core.cards import JOKER, N_KINDS, RED3, TWO
 from sim.core.rules import (
     R_FOOT_SIZE,
@@ -17,6 +15,7 @@ from sim.core.rules import (
 )
 from sim.engine import events as ev
 from sim.engine import rng
+from sim.engine.jit import njit
 from sim.engine.layout import (
     S_ASKED,
     S_DEAL,

@@ -14,10 +14,10 @@ seat can see), so two games that differ only in hidden cards give the same world
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
 from sim.core.cards import JOKER, N_KINDS, N_RANKS, RANK_KIND, RED3, TWO
 from sim.engine import rng
+from sim.engine.jit import njit
 from sim.engine.layout import (
     M_JOKER,
     M_NAT,

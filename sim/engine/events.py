@@ -8,9 +8,8 @@ tracing is off every ``emit`` returns at once, so the hot loop pays one branch.
 
 from __future__ import annotations
 
-from numba import njit
-
 from sim.core.cards import JOKER, TWO
+from sim.engine.jit import njit
 from sim.engine.layout import EVENT_WIDTH, T_EV_N, T_EVC_N, T_ON
 
 EV_DEAL = 1  # a=deal, b=dealer, c=discard cards, d=stock cards; cards: hands, feet, pile, stock

@@ -2,12 +2,11 @@
 
 from __future__ import annotations
 
-from numba import njit
-
 from sim.core.enums import Ending
 from sim.core.records import SEAT_BASE, TEAM_BASE, DealField, SeatField, TeamField
 from sim.core.rules import MAX_SEATS, MAX_TEAMS
 from sim.engine import events as ev
+from sim.engine.jit import njit
 from sim.engine.layout import (
     N_BOOK_TYPES,
     S_DEALER,

@@ -23,8 +23,6 @@ possibly asking to go out (R-G3, R-V9); then discard.
 
 from __future__ import annotations
 
-from numba import njit
-
 from sim.core.cards import RED3
 from sim.core.enums import NO_DECISION, Decision, Ending
 from sim.engine import events as ev
@@ -42,6 +40,7 @@ from sim.engine.actions import (
 )
 from sim.engine.audit import check_conservation
 from sim.engine.deal import setup_deal
+from sim.engine.jit import njit
 from sim.engine.layout import (
     S_ASKED,
     S_DEALER,

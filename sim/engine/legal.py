@@ -8,8 +8,6 @@ the referee can never disagree about the rules.
 
 from __future__ import annotations
 
-from numba import njit
-
 from sim.core.cards import BLACK3, JOKER, N_KINDS, N_RANKS, RANK_KIND, RED3, TWO, WILD_RANK
 from sim.core.enums import Book
 from sim.core.rules import (
@@ -35,6 +33,7 @@ from sim.core.rules import (
     R_WILD_TOP_PICKUP,
     RED3_DISCARD,
 )
+from sim.engine.jit import njit
 from sim.engine.layout import (
     M_JOKER,
     M_NAT,

@@ -7,8 +7,6 @@ plan copies, so plans follow the rules by construction. It reads only the rules 
 
 from __future__ import annotations
 
-from numba import njit
-
 from sim.core.cards import (
     BLACK3_RANK,
     CARD_VALUE,
@@ -32,6 +30,7 @@ from sim.core.rules import (
     RATIO_DOUBLE,
 )
 from sim.engine.bytecopy import copy_bytes, field_block, same_layout
+from sim.engine.jit import njit
 from sim.engine.layout import GAME_DTYPE, M_JOKER, M_NAT, M_TWO, WORK_DTYPE
 from sim.engine.reasons import (
     E_BLACK3_WILD,

@@ -10,7 +10,8 @@ promotes a uint64/int64 mix to float64, which would silently break the generator
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
+
+from sim.engine.jit import njit
 
 _GOLDEN = np.uint64(0x9E3779B97F4A7C15)
 _M1 = np.uint64(0xBF58476D1CE4E5B9)

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
 from sim.core.cards import CARD_VALUE, N_KINDS, RED3
 from sim.core.enums import Book
@@ -15,6 +14,7 @@ from sim.core.rules import (
     R_RED3_PENALTY,
     R_WILD_BONUS,
 )
+from sim.engine.jit import njit
 from sim.engine.layout import S_OUT_SEAT, S_PLAYERS, S_TEAMS
 from sim.engine.legal import team_of
 

@@ -9,7 +9,6 @@ here, melding the wilds the player's strategy would meld now, against holding th
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
 from sim.core.cards import JOKER, TWO, WILD_RANK
 from sim.core.enums import NO_DECISION, Decision
@@ -18,6 +17,7 @@ from sim.core.rules import R_DEALS
 from sim.engine import rng
 from sim.engine.determinize import deal_world
 from sim.engine.flow import apply_decision, clear_proposal, ended, next_turn, start_deal
+from sim.engine.jit import njit
 from sim.engine.layout import (
     ENTRY_WIDTH,
     S_CHECKED,

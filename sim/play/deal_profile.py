@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import numpy as np
 from llvmlite import ir
-from numba import njit, types
+from numba import types
 from numba.core import cgutils
 from numba.extending import intrinsic
 
@@ -19,6 +19,7 @@ from sim.core.enums import NO_DECISION, Decision
 from sim.core.rules import R_DEALS
 from sim.engine.finish import finish_deal
 from sim.engine.flow import apply_decision, ended, next_turn, start_deal
+from sim.engine.jit import njit
 from sim.engine.layout import N_DECISIONS, S_DECISION
 from sim.engine.scoring import N_PARTS
 from sim.play.loop import ask_next, builtin_code, decide

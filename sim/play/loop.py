@@ -13,7 +13,6 @@ In checked mode the loop also proves that no hook changed the game record.
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
 from sim.core.enums import NO_DECISION
 from sim.core.records import TeamField
@@ -21,6 +20,7 @@ from sim.core.rules import MAX_SEATS, R_DEALS
 from sim.engine.audit import same_position
 from sim.engine.finish import finish_deal, team_col
 from sim.engine.flow import apply_decision, clear_proposal, ended, next_turn, start_deal, start_turn
+from sim.engine.jit import njit
 from sim.engine.layout import S_CHECKED, S_DECIDER, S_DECISION, S_TEAMS
 from sim.engine.scoring import N_PARTS
 from strategies.builtin import ask_builtin

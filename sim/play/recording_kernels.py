@@ -26,13 +26,13 @@ its target the deal's realised outcome for the seat's side.
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
 from sim.core.enums import NO_DECISION, Decision
 from sim.core.rules import R_DEALS
 from sim.engine import rng
 from sim.engine.determinize import deal_world
 from sim.engine.flow import apply_decision, ended, next_turn, start_deal
+from sim.engine.jit import njit
 from sim.engine.layout import (
     ENTRY_WIDTH,
     MAX_CANDIDATES,

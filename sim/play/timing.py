@@ -4,11 +4,11 @@ run over them many times, so a figure is the cost of one call with compilation e
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
 from sim.core.enums import NO_DECISION, Decision
 from sim.engine.audit import check_conservation
 from sim.engine.flow import apply_decision, clear_proposal, ended, next_turn, start_deal
+from sim.engine.jit import njit
 from sim.engine.layout import S_CHECKED, S_DECIDER, S_DECISION, S_TURN
 from sim.engine.legal import check_line
 from sim.engine.position import copy_position

@@ -22,11 +22,10 @@ features read only what the seat may see (``strategies.lookahead.features``;
 
 from __future__ import annotations
 
-from numba import njit
-
 from sim.core.enums import Decision, SearchStat
 from sim.engine.determinize import deal_world
 from sim.engine.hooktypes import hook
+from sim.engine.jit import njit
 from sim.engine.layout import (
     S_CHECKED,
     S_DECIDER,

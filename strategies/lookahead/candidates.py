@@ -13,11 +13,10 @@ refuses the one chosen.
 
 from __future__ import annotations
 
-from numba import njit
-
 from sim.core.cards import JOKER, N_KINDS, RED3, TWO
 from sim.core.enums import Candidate, Decision
 from sim.engine.flow import clear_proposal
+from sim.engine.jit import njit
 from sim.engine.layout import (
     CAND_ENTRIES,
     ENTRY_WIDTH,

@@ -19,11 +19,10 @@ model file records the version it was fitted on and is refused by any other.
 
 from __future__ import annotations
 
-from numba import njit
-
 from sim.core.cards import CARD_VALUE, N_KINDS, N_NATURALS, N_RANKS
 from sim.core.enums import Book, Decision
 from sim.core.rules import R_DEALS, R_TOTAL_CARDS
+from sim.engine.jit import njit
 from sim.engine.layout import (
     M_JOKER,
     M_NAT,

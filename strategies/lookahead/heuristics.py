@@ -9,8 +9,7 @@ compilation."""
 
 from __future__ import annotations
 
-from numba import njit
-
+from sim.engine.jit import njit
 from sim.engine.layout import S_DECISION
 from strategies.builtin import GREEDY, RANDOM, TACTICIAN, ask_builtin
 

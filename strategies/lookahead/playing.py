@@ -10,10 +10,9 @@ positions its training rows were recorded at) and neither player imports the oth
 
 from __future__ import annotations
 
-from numba import njit
-
 from sim.engine import rng
 from sim.engine.flow import apply_decision
+from sim.engine.jit import njit
 from sim.engine.layout import S_ASKED, S_DEAL, S_DECISION, S_GAME, S_LINE, S_SEED, S_TURN, T_ON
 from sim.engine.position import copy_position
 from strategies.lookahead import candidates as cands

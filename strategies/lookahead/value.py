@@ -25,8 +25,7 @@ lays the fitted numbers out in one float64 array, which reaches the kernels per 
 
 from __future__ import annotations
 
-from numba import njit
-
+from sim.engine.jit import njit
 from strategies.lookahead.schema import (
     ADVANTAGE,
     HEADER,

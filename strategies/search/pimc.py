@@ -31,13 +31,13 @@ base policy is its own configuration, not a hidden card; every discard is public
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
 from sim.core.cards import N_KINDS
 from sim.core.enums import Decision, SearchStat
 from sim.engine import rng
 from sim.engine.determinize import copy_truth, copy_truth_but_stock, deal_world
 from sim.engine.hooktypes import hook
+from sim.engine.jit import njit
 from sim.engine.layout import (
     MAX_WORLDS,
     S_DECISION,

@@ -17,12 +17,11 @@ positions a seat sees right after its own decisions.
 
 from __future__ import annotations
 
-from numba import njit
-
 from sim.core.enums import NO_DECISION
 from sim.core.rules import R_DEALS
 from sim.engine import rng
 from sim.engine.flow import apply_decision, clear_proposal, ended, next_turn
+from sim.engine.jit import njit
 from sim.engine.layout import S_DEAL, S_DECIDER, S_DECISION, S_SEAT, S_TEAMS, S_TURN
 from sim.engine.legal import team_of
 from sim.engine.scoring import deal_score
