@@ -39,7 +39,7 @@ bench-ab-search: $(STAMP)  # pimc's CPU ms per decision and rollouts/s of this t
 
 CPATH ?= simulate
 MATCHUP ?= greedy-vs-greedy
-bench-functions: $(STAMP)  # time share of each compiled function (needs Linux perf; compiles afresh); MATCHUP=pimc-vs-tuned for a search game
+bench-functions: $(STAMP)  # time share of each compiled function (needs Linux perf; compiles afresh); MATCHUP=pimc-vs-tuned for a search game, learned-vs-learned
 	$(PY) -m tests.bench.bench_functions --matchup $(MATCHUP)
 
 lint: $(STAMP)

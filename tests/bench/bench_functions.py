@@ -1,6 +1,7 @@
 """``make bench-functions``: which compiled functions a deal spends its time in, sampled by
 Linux ``perf`` (JSON lines, one per function, largest share first): greedy against greedy, or
-(``--matchup pimc-vs-tuned``) the search player at its defaults against tuned.
+(``--matchup pimc-vs-tuned``) the search player at its defaults against tuned, or
+(``--matchup learned-vs-learned``) the learned player in every seat.
 
 ``perf`` shows numba's compiled code as bare addresses. Compiled afresh (into a temporary
 cache: code loaded from numba's cache carries no symbols), every function's address is known
@@ -66,6 +67,7 @@ def _write_map(path: Path, dispatchers) -> int:
 # Each matchup: the strategy of each partnership, and the games played per call (a search
 # game costs about a thousand heuristic ones, so it plays one at a time).
 MATCHUPS = {"greedy-vs-greedy": (("greedy", "greedy"), 500),
+            "learned-vs-learned": (("learned", "learned"), 20),
             "pimc-vs-tuned": (("pimc", "tuned"), 1)}
 
 
