@@ -27,7 +27,7 @@ from analysis.experiments.learn_fit import (
     held_out_errors,
     predict_inputs,
 )
-from sim.core.capacity import MAX_FEATURES, VALUE_MODEL_SLOTS
+from sim.core.capacity import MAX_FEATURES, MODEL_SCRATCH, VALUE_MODEL_SLOTS
 from sim.core.profiles import PROFILES
 from sim.play.api import seats_for_teams
 from sim.play.recording import M_DEAL, M_GAME, M_INDEX, M_SEAT, record
@@ -116,7 +116,7 @@ def engine_predictions(flat: np.ndarray, rows: Rows, target: str) -> tuple[list,
     features as the player has them: ``model_value`` per row, and the player's own path
     (``advantage_base`` once per decision, then ``candidate_score`` per candidate)."""
     z = np.zeros(2 * MAX_FEATURES)
-    acc = np.zeros(2 * MAX_FEATURES)
+    acc = np.zeros(MODEL_SCRATCH)
     feats = np.zeros(MAX_FEATURES)
     base = np.zeros(MAX_FEATURES)
     got, player = [], []
@@ -226,7 +226,7 @@ def test_an_advantage_model_scores_a_better_candidate_above_the_base(kind):
     flat = model.flat()
     margin = REGISTRY["learned"].params["margin"]
     base = np.zeros(MAX_FEATURES)
-    acc = np.zeros(2 * MAX_FEATURES)
+    acc = np.zeros(MODEL_SCRATCH)
     scores = {10.0: [], -10.0: []}
     for r in np.flatnonzero(test.index == 0):
         base[:N_FEATURES] = test.x[r]

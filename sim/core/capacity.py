@@ -14,8 +14,9 @@ from __future__ import annotations
 MAX_FEATURES = 192
 VALUE_MODEL_SLOTS = 1 << 14
 MAX_HIDDEN = 64  # hidden units a model file may have (``handfoot learn --hidden`` stays below)
-MODEL_SCRATCH = 2 * MAX_FEATURES + MAX_HIDDEN
+MODEL_SCRATCH = 2 * MAX_FEATURES + 2 * MAX_HIDDEN
 
 # The largest model a file may hold must fit the scratch: a folded advantage network writes its
-# hidden units, then a difference and a slot per changed feature (``strategies.lookahead.value``).
-assert MODEL_SCRATCH >= MAX_HIDDEN + 2 * MAX_FEATURES, "the model scratch is too small"
+# hidden units, a difference and a slot per changed feature, then the hidden units of one
+# candidate (``strategies.lookahead.value``).
+assert MODEL_SCRATCH >= 2 * MAX_HIDDEN + 2 * MAX_FEATURES, "the model scratch is too small"

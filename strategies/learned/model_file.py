@@ -138,8 +138,8 @@ class Model:
         w2 = weights[:, f:] * inv[f:]  # and their change from the base candidate's
         k = np.asarray(self.hidden_bias) - w1 @ mean[:f] - w2 @ mean[f:]
         out[body:body + h] = k
-        out[body + h:body + h + h * f] = w1.ravel()
-        out[body + h + h * f:body + h + 2 * h * f] = (w1 + w2).ravel()
+        out[body + h:body + h + h * f] = w1.T.ravel()  # feature by feature
+        out[body + h + h * f:body + h + 2 * h * f] = (w1 + w2).T.ravel()
         out[body + h + 2 * h * f:body + 2 * h + 2 * h * f] = self.output_weights
         out[body + 2 * h + 2 * h * f] = self.output_bias
 

@@ -13,6 +13,8 @@ refuses the one chosen.
 
 from __future__ import annotations
 
+import numpy as np
+
 from sim.core.cards import JOKER, N_KINDS, RED3, TWO
 from sim.core.enums import Candidate, Decision
 from sim.engine.flow import clear_proposal
@@ -32,6 +34,9 @@ from strategies.going_out import plan_go_out
 from strategies.greedy import plan_turn_melds
 from strategies.judgement import discard_usefulness, going_out_wins_deal
 from strategies.lookahead.heuristics import ask_greedy, ask_policy
+
+# A kind that cannot be discarded (not held, or refused), in the discard candidates' scores.
+NOT_A_DISCARD = 1 << 62
 
 # The first candidate (``baseline``): greedy's choice, or the seat's base policy's.
 BASELINE_GREEDY, BASELINE_POLICY = 0, 1
@@ -184,11 +189,18 @@ def gather(g, w, t, x, seat: int, discards: int, variants: bool, baseline: int) 
     elif decision == Decision.DISCARD:
         if must_discard_red3(g, seat):
             return add(w, count, w.entries, 0, RED3, False, Candidate.DISCARD)
+        # Each kind's usefulness once (it does not change while candidates are added), then
+        # the least useful kinds not yet a candidate, the lowest kind on a tie.
+        scores = np.empty(N_KINDS, dtype=np.int64)
+        for k in range(N_KINDS):
+            scores[k] = NOT_A_DISCARD
+            if g.hand[seat, k] > 0 and check_discard(g, seat, k) == OK:
+                scores[k] = discard_usefulness(g, seat, k, True, False, False)
         for _ in range(discards):
             best = -1
             best_score = 1 << 30
             for k in range(N_KINDS):
-                if g.hand[seat, k] == 0 or check_discard(g, seat, k) != OK:
+                if scores[k] == NOT_A_DISCARD:
                     continue
                 taken = False
                 for c in range(count):
@@ -196,10 +208,9 @@ def gather(g, w, t, x, seat: int, discards: int, variants: bool, baseline: int) 
                         taken = True
                 if taken:
                     continue
-                score = discard_usefulness(g, seat, k, True, False, False)
-                if score < best_score:
+                if scores[k] < best_score:
                     best = k
-                    best_score = score
+                    best_score = scores[k]
             if best < 0:
                 break
             count = add(w, count, w.entries, 0, best, False, Candidate.DISCARD)

@@ -96,7 +96,8 @@ def slots_needed(kind: int, target: int, n_features: int, hidden: int) -> int:
 def scratch_needed(kind: int, target: int, n_features: int, hidden: int) -> int:
     """How much of the work area's model scratch (``w.model_in``) evaluating a model of this
     shape writes: its standardised inputs, or for a folded advantage network its hidden units,
-    then each changed feature's difference and its slot (``strategies.lookahead.value``)."""
+    then each changed feature's difference and its slot, then the units' inputs for one
+    candidate (``strategies.lookahead.value``)."""
     if kind == MLP and target == ADVANTAGE:
-        return hidden + 2 * n_features
+        return 2 * hidden + 2 * n_features
     return model_inputs(target, n_features)

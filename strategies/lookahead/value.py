@@ -20,7 +20,8 @@ lays the fitted numbers out in one float64 array, which reaches the kernels per 
   the same for every candidate of a decision (``advantage_base``, once), and ``d`` is zero but
   for the few features a candidate changes (``advantage_of``, per candidate: a few hundred
   multiplications instead of ten thousand). The slots: ``K`` (one per unit), ``U`` and ``C``
-  row by row, the output weights, the output bias.
+  feature by feature (a feature's weights for every unit together, so the kernels' inner
+  loops run over the units and vectorise), the output weights, the output bias.
 """
 
 from __future__ import annotations
@@ -52,28 +53,38 @@ def _folded(m) -> int:
 @njit(cache=True)
 def advantage_base(m, base, acc) -> None:
     """``acc[h]``: the part of hidden unit h's input that is the same for every candidate
-    of the decision whose base candidate has features ``base`` (a folded advantage MLP)."""
+    of the decision whose base candidate has features ``base`` (a folded advantage MLP).
+
+    ``U`` is laid out feature by feature (each feature's weights for every unit together), so
+    the inner loop runs over the units and the compiler vectorises it; each unit still adds
+    its terms in feature order, so the sums are the same to the last bit. A zero feature adds
+    nothing and is skipped."""
     f = int(m[V_FEATURES])
     hidden = int(m[V_HIDDEN])
     k = _folded(m)
     u = k + hidden
     for h in range(hidden):
-        a = m[k + h]
-        row = u + h * f
-        for j in range(f):
-            a += m[row + j] * base[j]
-        acc[h] = a
+        acc[h] = m[k + h]
+    for j in range(f):
+        b = base[j]
+        if b != 0.0:
+            row = u + j * hidden
+            for h in range(hidden):
+                acc[h] += m[row + h] * b
 
 
 @njit(cache=True)
 def advantage_of(m, x, base, acc) -> float:
     """A folded advantage MLP's prediction for the candidate with features ``x``, given
     ``advantage_base`` in ``acc[:hidden]``; only the features the candidate changes are
-    visited (``acc`` past the hidden units is scratch for them)."""
+    visited (``acc`` past the hidden units is scratch for them: their changes, their slots,
+    then the units' inputs), each unit adding them in feature order as ``advantage_base``
+    does."""
     f = int(m[V_FEATURES])
     hidden = int(m[V_HIDDEN])
     c = _folded(m) + hidden + hidden * f
     out_w = c + hidden * f
+    units = hidden + 2 * f
     changed = 0
     for j in range(f):
         d = x[j] - base[j]
@@ -81,12 +92,16 @@ def advantage_of(m, x, base, acc) -> float:
             acc[hidden + changed] = d
             acc[hidden + f + changed] = j
             changed += 1
+    for h in range(hidden):
+        acc[units + h] = acc[h]
+    for i in range(changed):
+        d = acc[hidden + i]
+        row = c + int(acc[hidden + f + i]) * hidden
+        for h in range(hidden):
+            acc[units + h] += m[row + h] * d
     total = m[out_w + hidden]
     for h in range(hidden):
-        a = acc[h]
-        row = c + h * f
-        for i in range(changed):
-            a += m[row + int(acc[hidden + f + i])] * acc[hidden + i]
+        a = acc[units + h]
         if a > 0.0:
             total += m[out_w + h] * a
     return total
