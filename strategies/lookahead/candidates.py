@@ -32,11 +32,8 @@ from sim.engine.reasons import OK
 from strategies import plans as pl
 from strategies.going_out import plan_go_out
 from strategies.greedy import plan_turn_melds
-from strategies.judgement import discard_usefulness, going_out_wins_deal
+from strategies.judgement import KIND_SPAN, NO_KEY, discard_usefulness, going_out_wins_deal
 from strategies.lookahead.heuristics import ask_greedy, ask_policy
-
-# A kind that cannot be discarded (not held, or refused), in the discard candidates' scores.
-NOT_A_DISCARD = 1 << 62
 
 # The first candidate (``baseline``): greedy's choice, or the seat's base policy's.
 BASELINE_GREEDY, BASELINE_POLICY = 0, 1
@@ -189,29 +186,24 @@ def gather(g, w, t, x, seat: int, discards: int, variants: bool, baseline: int) 
     elif decision == Decision.DISCARD:
         if must_discard_red3(g, seat):
             return add(w, count, w.entries, 0, RED3, False, Candidate.DISCARD)
-        # Each kind's usefulness once (it does not change while candidates are added), then
-        # the least useful kinds not yet a candidate, the lowest kind on a tie.
-        scores = np.empty(N_KINDS, dtype=np.int64)
+        # Each discardable kind's key once (usefulness x KIND_SPAN + kind, as least_useful_card
+        # ranks them: the least key is the least useful kind, the lowest on a tie), then the
+        # least keys of the kinds not yet a candidate.
+        keys = np.empty(N_KINDS, dtype=np.int64)
         for k in range(N_KINDS):
-            scores[k] = NOT_A_DISCARD
+            keys[k] = NO_KEY
             if g.hand[seat, k] > 0 and check_discard(g, seat, k) == OK:
-                scores[k] = discard_usefulness(g, seat, k, True, False, False)
+                keys[k] = discard_usefulness(g, seat, k, True, False, False) * KIND_SPAN + k
+        for c in range(count):  # the base policy's own discard is a candidate already
+            if 0 <= w.cand_value[c] < N_KINDS:
+                keys[w.cand_value[c]] = NO_KEY
         for _ in range(discards):
-            best = -1
-            best_score = 1 << 30
+            least = NO_KEY
             for k in range(N_KINDS):
-                if scores[k] == NOT_A_DISCARD:
-                    continue
-                taken = False
-                for c in range(count):
-                    if w.cand_value[c] == k:
-                        taken = True
-                if taken:
-                    continue
-                if scores[k] < best_score:
-                    best = k
-                    best_score = scores[k]
-            if best < 0:
+                least = min(least, keys[k])
+            if least == NO_KEY:
                 break
+            best = least & (KIND_SPAN - 1)
+            keys[best] = NO_KEY
             count = add(w, count, w.entries, 0, best, False, Candidate.DISCARD)
     return count
