@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import re
 
 import numpy as np
 import polars as pl
@@ -265,17 +266,18 @@ def test_holm_covers_every_comparison_of_both_players(standard):
         assert not np.allclose(results["p_holm"].to_numpy(), per_player)
     by_key = dict(zip(results["key"], results["p_holm"], strict=True))
     assert np.allclose(rows["p_holm"].to_numpy(), [by_key[k] for k in rows["key"]])
+    page = (report / "index.html").read_text(encoding="utf-8")
     assert "corrected for all 27 tests of the page (9 pieces of advice x 2 players, and 9 " \
-           "differences between players, Holm)" in out
+           "differences between players, Holm)" in page
 
 
 def test_the_report_names_both_players_and_how_far_each_verdict_holds(standard):
     report, out = standard
-    assert "measured with the strong players learned and tuned" in out
-    assert "learned: the strongest fast player measured for standard" in out
-    assert "tuned: the next strongest fast player measured" in out
-    assert (report / "guide.png").is_file()
     page = (report / "index.html").read_text(encoding="utf-8")
+    assert "measured with the strong players learned and tuned" in page
+    assert "learned: the strongest fast player measured for standard" in page
+    assert "tuned: the next strongest fast player measured" in page
+    assert (report / "guide.png").is_file()
     assert "learned" in page and "tuned" in page and "card.html" in page
     manifest = json.loads((report / "manifest.json").read_text())
     assert manifest["kind"] == "guide"
@@ -301,6 +303,38 @@ def test_the_report_names_both_players_and_how_far_each_verdict_holds(standard):
                                                                              "tuned"]))
     card = (report / "card.html").read_text(encoding="utf-8")
     assert "Strategy card: standard" in card and "learned" in card and "tuned" in card
+
+
+def test_the_console_reads_at_100_columns_with_a_row_per_piece_of_advice(standard):
+    report, out = standard
+    lines = out.splitlines()
+    assert lines[0] == "Strategy guide: standard"
+    assert max(len(line) for line in out.splitlines()) <= 100, max(out.splitlines(), key=len)
+    assert "measured with the strong players learned and tuned" in " ".join(lines)
+    rows = pl.read_csv(report / "guide.csv")
+    table = [line for line in lines if line.startswith(tuple(rows["advice"].str.slice(0, 20)))]
+    assert len(table) == rows["item"].n_unique() == 9
+    for line in table:  # each player's signed points per deal and call, in that row
+        assert len(re.findall(r"[+-][\d,]+\.\d (?:pays|costs|n\.s\.)", line)) == 2, line
+    assert str(report / "index.html") in " ".join(lines).replace("\n", "")
+    assert len(lines) < 30  # the verdict in a few lines: every sentence is in the report
+
+
+def test_the_console_wraps_long_advice_and_keeps_each_players_figure():
+    from analysis.reports.guide_console import WIDTH, guide_console
+
+    long = "hold back a wild card until the partner is on the Foot and the pile is small " * 2
+    mixed = "pays for learned; no measurable difference for a-much-longer-name"
+    rows = [{"item": "x", "advice": long, "alternative": "meld it", "holds": mixed,
+             "player": p, "diff_deal": d, "verdict": v}
+            for p, d, v in (("learned", 1234.5, guide.PAYS), ("a-much-longer-name", -3.31,
+                                                                guide.UNCLEAR))]
+    lines = guide_console("Under standard, " + "word " * 60, rows,
+                          ["learned", "a-much-longer-name"], "the report, r/index.html")
+    assert max(len(line) for line in lines) <= WIDTH
+    row = next(line for line in lines if line.startswith("hold back"))
+    assert "+1,234.5 pays" in row and "-3.3 n.s." in row and "some players only" in row
+    assert any(line.startswith("  ") and "pile" in line for line in lines)  # wrapped advice
 
 
 def _nothing_played(root) -> bool:

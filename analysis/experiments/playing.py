@@ -115,10 +115,10 @@ def ensure_run(path: Path, spec: RunSpec, jobs: int = 0, rerun: bool = False,
                 run = Run.open(path)
                 if not run.missing():
                     return run
-                simulate_to(path, None, jobs=jobs, progress=progress)
+                simulate_to(path, None, jobs=jobs, progress=progress, note=note)
                 return Run.open(path)
         shutil.rmtree(path)
-    simulate_to(path, spec, jobs=jobs, progress=progress)
+    simulate_to(path, spec, jobs=jobs, progress=progress, note=note)
     return Run.open(path)
 
 

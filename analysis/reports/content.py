@@ -110,9 +110,14 @@ class Content:
     params: dict = field(default_factory=dict)
     pairs: list[PairRuns] = field(default_factory=list)
     extra_runs: list[Path] = field(default_factory=list)
+    console: list[str] = field(default_factory=list)  # a kind's own short print, if it has one
 
     def terminal(self) -> str:
-        """What the command prints: the answer and the key table."""
+        """What the command prints: the kind's own console lines where it has them (a guide:
+        the answer and the key table do not fit a terminal), else the answer and the key
+        table."""
+        if self.console:
+            return "\n".join([self.title, "", *self.console])
         key = self.sections[0]
         lines = [self.title, "", *self.answer, "", key.view.text(self.tables[key.view.csv])]
         return "\n".join(lines)

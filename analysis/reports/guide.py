@@ -40,6 +40,7 @@ from analysis.experiments.players import Player
 from analysis.reports import plots
 from analysis.reports.content import Comparisons, Content, Figure, Section
 from analysis.reports.fmt import View, cap, col, many_seats, pct, pts, pval, results_view
+from analysis.reports.guide_console import guide_console
 from analysis.reports.reach import (
     COSTS,
     DEPENDS,
@@ -214,6 +215,33 @@ def _and(names: Sequence[str]) -> str:
     return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
 
 
+def _groups(items: list[str], by: dict[str, list[dict]]) -> dict[str, list[str]]:
+    return {k: [i for i in items if kind_of(by[i][0]["holds"]) == k]
+            for k in (PAYS, COSTS, UNCLEAR, DEPENDS, MIXED)}
+
+
+def headline(rows: Sequence[dict], players: Sequence[Player], profile: str) -> str:
+    """The verdict's first sentence: how many pieces of advice pay, cost, depend on the
+    player or make no measurable difference (``rows`` as ``guide_verdict``'s, not empty)."""
+    names = [p.label for p in players]
+    items = list(dict.fromkeys(r["item"] for r in rows))
+    groups = _groups(items, {i: [r for r in rows if r["item"] == i] for i in items})
+    n = len(items)
+    every = "whatever the player" if len(names) > 1 else f"for {names[0]}"
+    counts = [f"{len(groups[PAYS])} of {n} pieces of advice pay {every}",
+              f"{len(groups[COSTS])} cost {every}"]
+    if len(names) > 1:
+        counts.append(f"{len(groups[DEPENDS])} depend on the player")
+        if groups[MIXED]:
+            counts.append(f"{len(groups[MIXED])} pay or cost for some players only (the "
+                          "players not shown to differ)")
+    counts.append(f"{len(groups[UNCLEAR])} make no measurable difference"
+                  + (" for any" if len(names) > 1 else ""))
+    who = (f"the strong players {_and(names)}" if len(names) > 1 else names[0])
+    return (f"Under {profile}, measured with {who}: {', '.join(counts[:-1])} and "
+            f"{counts[-1]}.")
+
+
 def guide_verdict(rows: Sequence[dict], skipped: Sequence[dict], players: Sequence[Player],
                   profile: str, differences: Sequence[dict] = ()) -> list[str]:
     """Paragraphs, every word chosen by the numbers: the headline (how far each piece of
@@ -241,22 +269,9 @@ def guide_verdict(rows: Sequence[dict], skipped: Sequence[dict], players: Sequen
     def figures(i: str) -> str:
         return ", ".join(f"{r['player']} {pts(r['diff_deal'], signed=True)}" for r in by[i])
 
-    groups = {k: [i for i in items if kind_of(by[i][0]["holds"]) == k]
-              for k in (PAYS, COSTS, UNCLEAR, DEPENDS, MIXED)}
+    groups = _groups(items, by)
     n = len(items)
-    every = "whatever the player" if len(names) > 1 else f"for {names[0]}"
-    counts = [f"{len(groups[PAYS])} of {n} pieces of advice pay {every}",
-              f"{len(groups[COSTS])} cost {every}"]
-    if len(names) > 1:
-        counts.append(f"{len(groups[DEPENDS])} depend on the player")
-        if groups[MIXED]:
-            counts.append(f"{len(groups[MIXED])} pay or cost for some players only (the "
-                          "players not shown to differ)")
-    counts.append(f"{len(groups[UNCLEAR])} make no measurable difference"
-                  + (" for any" if len(names) > 1 else ""))
-    who = (f"the strong players {_and(names)}" if len(names) > 1 else names[0])
-    head = [f"Under {profile}, measured with {who}: {', '.join(counts[:-1])} and "
-            f"{counts[-1]}."]
+    head = [headline(rows, players, profile)]
     whom = "every strong player measured" if len(names) > 1 else names[0]
     if groups[PAYS]:
         head.append(f"Worth following ({PAYS} for {whom}): "
@@ -403,6 +418,16 @@ def guide_view(ranks: bool) -> View:
     return View("guide.csv", tuple(cols))
 
 
+def interval_note(rows: pl.DataFrame, params: dict) -> str:
+    """How wide the printed figures' intervals are at this size, and how to narrow them: the
+    console shows no interval (the report shows each)."""
+    half = float(((rows["diff_deal_high"] - rows["diff_deal_low"]) / 2).median())
+    return (f"At {params['games']:,} shuffles per comparison, each played in every seating, "
+            f"a figure's 95% interval is about ±{half:,.0f} points per deal (the median); four "
+            "times the shuffles (--games) halve it. Every sentence of the verdict, each "
+            "interval and the method are in the report.")
+
+
 def build(pairs: list[PairRuns], params: dict, out: Path | None) -> Content:
     """Every piece of advice the advice's way round for every player, how far each verdict
     holds (with the difference between the players, paired by shuffle, in the page's one Holm
@@ -517,8 +542,11 @@ def build(pairs: list[PairRuns], params: dict, out: Path | None) -> Content:
         write_card(card_of(rows.to_dicts(), players, params["rules"], profile), out, FILE)
         method.insert(0, f"The strategy card of these rules, one printed page: {FILE} (in "
                          "this report's folder).")
+    console = (guide_console(headline(rows.to_dicts(), players, profile), rows.to_dicts(),
+                             [p.label for p in players], interval_note(rows, params))
+               if rows.height else [])
     return Content(
-        title=f"Strategy guide: {profile}", question=QUESTION,
+        title=f"Strategy guide: {profile}", question=QUESTION, console=console,
         answer=guide_verdict(rows.to_dicts(), skipped.to_dicts(), players, profile,
                              differences.to_dicts()),
         tables=tables, sections=sections, figures=figs, method=method,

@@ -63,6 +63,32 @@ def warm_cache(rules: Rules, seat_strategies: Sequence,
                recording.worlds)
 
 
+COMPILE_NOTE_SECONDS = 3.0  # a warm-up longer than this compiled something: say so
+
+
+def compile_first(rules: Rules, seat_strategies: Sequence, recording: Recording | None,
+                  progress: bool, note=None) -> float:
+    """``warm_cache`` with a status line on stderr while it runs (a first run compiles the
+    engine and the seats' strategies for this machine, a minute or more on 2 cores, and
+    should not look like a hung terminal) and a note of the seconds when it compiled;
+    returns the seconds."""
+    start = time.perf_counter()
+    if progress:
+        from rich.console import Console
+
+        with Console(stderr=True).status("loading the compiled engine and strategies (the "
+                                         "first run on a machine compiles them: a minute or "
+                                         "more)", spinner="dots"):
+            warm_cache(rules, seat_strategies, recording)
+    else:
+        warm_cache(rules, seat_strategies, recording)
+    seconds = time.perf_counter() - start
+    if note is not None and seconds > COMPILE_NOTE_SECONDS:
+        note(f"compiled the engine and strategies in {seconds:.0f} s (kept in numba's cache: "
+             "the next run starts at once)")
+    return seconds
+
+
 # --- One chunk (runs in a worker) ---------------------------------------------------------------
 
 @dataclass(frozen=True)
@@ -487,9 +513,10 @@ def simulate_to(path: Path, spec: RunSpec | None = None, backend: str = "loky", 
                        f"`handfoot simulate --resume {path}` or pick another --name")
     with open_backend(backend, jobs, scheduler, connect_timeout, spec.rules,
                       spec.engine_seats()) as where:
-        if where.name == "loky" and where.workers > 1:
-            # once, before any worker starts (one worker plays in this process: no need)
-            warm_cache(spec.rules, spec.engine_seats(), spec.recording)
+        if where.name == "loky":
+            # once, before any worker starts, and with one worker too: so the deals/s of the
+            # run leave the compile out, and the user is told what the wait is
+            compile_first(spec.rules, spec.engine_seats(), spec.recording, progress, note)
         run = existing if existing is not None else Run.create(path, spec)
         with run.locked():
             outcome = execute(run, where, progress=progress, note=note)
