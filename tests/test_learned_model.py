@@ -483,8 +483,8 @@ def test_a_run_whose_model_file_changed_since_it_began_is_refused_in_one_line(
     assert "has changed since this strategy was set up" in line, line
     assert "mine-model.json" in line and recorded[:12] in line, line
     assert file_digest(model)[:12] in line, line
-    after = manifest(path)  # nothing played (the manifest notes the failed session)
-    assert after["chunks"] == m["chunks"] and after["sessions"][-1]["computed_chunks"] == 0
+    after = manifest(path)  # nothing played, the manifest untouched: refused before it opens
+    assert after["chunks"] == m["chunks"] and after["sessions"] == m["sessions"]
     assert {n: i for n, i in file_ids(path).items() if n.endswith(".parquet")} == chunks
     model.write_bytes(first)
     code, _, err = cli(capsys, "simulate", "--resume", str(path), "--jobs", "1")

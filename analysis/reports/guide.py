@@ -40,7 +40,7 @@ from analysis.experiments.players import Player
 from analysis.reports import plots
 from analysis.reports.content import Comparisons, Content, Figure, Section
 from analysis.reports.fmt import View, cap, col, many_seats, pct, pts, pval, results_view
-from analysis.reports.guide_console import guide_console
+from analysis.reports.guide_console import guide_console, players_sources
 from analysis.reports.reach import (
     COSTS,
     DEPENDS,
@@ -418,11 +418,13 @@ def guide_view(ranks: bool) -> View:
     return View("guide.csv", tuple(cols))
 
 
-def interval_note(rows: pl.DataFrame, params: dict) -> str:
+def interval_note(rows: pl.DataFrame) -> str:
     """How wide the printed figures' intervals are at this size, and how to narrow them: the
-    console shows no interval (the report shows each)."""
+    console shows no interval (the report shows each). The size is read off the rows, so a
+    guide rebuilt from older params reads the same."""
     half = float(((rows["diff_deal_high"] - rows["diff_deal_low"]) / 2).median())
-    return (f"At {params['games']:,} shuffles per comparison, each played in every seating, "
+    games = int(rows["games"].max())
+    return (f"At {games:,} shuffles per comparison, each played in every seating, "
             f"a figure's 95% interval is about ±{half:,.0f} points per deal (the median); four "
             "times the shuffles (--games) halve it. Every sentence of the verdict, each "
             "interval and the method are in the report.")
@@ -543,7 +545,8 @@ def build(pairs: list[PairRuns], params: dict, out: Path | None) -> Content:
         method.insert(0, f"The strategy card of these rules, one printed page: {FILE} (in "
                          "this report's folder).")
     console = (guide_console(headline(rows.to_dicts(), players, profile), rows.to_dicts(),
-                             [p.label for p in players], interval_note(rows, params))
+                             [p.label for p in players], interval_note(rows),
+                             players_sources([(p.label, p.why) for p in players]))
                if rows.height else [])
     return Content(
         title=f"Strategy guide: {profile}", question=QUESTION, console=console,

@@ -23,17 +23,18 @@ SHORT_CALL = {PAYS: "pays", COSTS: "costs", UNCLEAR: "n.s."}
 
 
 def guide_console(headline: str, rows: Sequence[dict], players: Sequence[str],
-                  note: str) -> list[str]:
-    """The headline wrapped at ``WIDTH``, a table of the advice (largest effect first, as
-    ``rows`` come) with each player's points per deal and call, and ``note`` (the size of
-    the intervals, and where the rest is).
+                  note: str, sources: str = "") -> list[str]:
+    """The headline wrapped at ``WIDTH``, ``sources`` (where the players came from:
+    ``players_sources``), a table of the advice (largest effect first, as ``rows`` come)
+    with each player's points per deal and call, and ``note`` (the size of the intervals,
+    and where the rest is).
     ``rows`` are ``guide.advice_rows``' dicts (one per piece of advice and player)."""
     cell = max(CELL_WIDTH, *(len(p) + 2 for p in players))
     advice_width = max(MIN_ADVICE_WIDTH,
                        min(ADVICE_WIDTH, WIDTH - 2 - HOLDS_WIDTH - cell * len(players)))
     head = (f"{'advice':<{advice_width}}  {'holds':<{HOLDS_WIDTH}}"
             + "".join(f"{p:>{cell - CALL_WIDTH}}{'':<{CALL_WIDTH}}" for p in players))
-    lines = [*textwrap.wrap(headline, WIDTH), "", head]
+    lines = [*textwrap.wrap(headline, WIDTH), *_wrap_whole_words(sources), "", head]
     items = list(dict.fromkeys(r["item"] for r in rows))
     said = [next(r["advice"] for r in rows if r["item"] == i) for i in items]
     for item in items:
@@ -51,6 +52,24 @@ def guide_console(headline: str, rows: Sequence[dict], players: Sequence[str],
         "alternative, paired on the same shuffles, and its call after Holm's correction "
         f"(n.s.: no measurable difference). {note}", WIDTH)]
     return [line.rstrip() for line in lines]
+
+
+def players_sources(whys: Sequence[tuple[str, str]]) -> str:
+    """One sentence on the players built for a rule file (``player_build.Built.players`` ends
+    their why so): whether each was built now (and how long that took) or reused, and from
+    where; "" when none was (a shipped ladder's or a chosen player's why is in the report)."""
+    parts = []
+    for label, why in whys:
+        tail = why.rsplit("; ", 1)[-1]
+        if tail.startswith(("built now in", "reused from")):
+            parts.append(f"{label}, {why.split(': ')[0]}, {tail}")
+    return "Players: " + "; ".join(parts) + "." if parts else ""
+
+
+def _wrap_whole_words(text: str) -> list[str]:
+    """``text`` at ``WIDTH`` with paths kept whole (a path longer than a line overflows it
+    rather than break where it cannot be copied from)."""
+    return textwrap.wrap(text, WIDTH, break_long_words=False, break_on_hyphens=False)
 
 
 def _cell(row: dict | None, width: int) -> str:

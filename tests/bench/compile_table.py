@@ -12,7 +12,8 @@ first) and the number of signatures. ``make bench`` calls it for every path.
 Paths: ``simulate`` (``handfoot simulate --games 200 --jobs 1``, greedy in every seat),
 ``compare-learned`` (``handfoot compare learned tuned --games 2 --jobs 1``), ``compare-pimc``
 (``handfoot compare pimc tuned --games 2 --jobs 1``: one paired shuffle, some seconds of play),
-``warm`` (the suite's warm-up, ``python -m tests.warm``).
+``warm`` (the suite's warm-up, ``python -m tests.warm``: two processes after its first task,
+so its seconds are wall time and its table lists the first process's functions only).
 """
 
 from __future__ import annotations
