@@ -14,7 +14,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from analysis.statistics.intervals import mean_estimate
+from analysis.statistics.intervals import mean_estimate, wilson_interval
 from sim.core.cards import KIND_NAMES, RANK_KIND, RANK_NAMES
 from sim.core.enums import Decision
 from sim.engine.layout import MAX_WORLDS
@@ -24,8 +24,10 @@ from strategies.search.params import ROLLOUT_POLICY, SEARCH_DEFAULTS
 
 @dataclass(frozen=True)
 class CandidateValue:
-    """One candidate: what it does, its mean outcome and 95% interval over the worlds, and its
-    paired difference from the best candidate (with interval)."""
+    """One candidate: what it does, its mean outcome and 95% interval over the worlds, its
+    paired difference from the best candidate (with interval), and how often its side ends
+    the deal ahead of every other (with Wilson's interval): the deal's win chance, which is
+    the game's only in its last deal."""
 
     label: str
     mean: float
@@ -34,6 +36,9 @@ class CandidateValue:
     diff_from_best: float
     diff_low: float
     diff_high: float
+    win: float = float("nan")
+    win_low: float = float("nan")
+    win_high: float = float("nan")
 
     def row(self) -> dict:
         return dict(self.__dict__)
@@ -123,27 +128,40 @@ def analyze(position: Position, worlds: int = 256, rollout: int | None = None,
     for c in range(count):
         own = mean_estimate(outcomes[c])
         diff = mean_estimate(outcomes[c] - outcomes[best]) if c != best else None
+        ahead = int((outcomes[c] > 0).sum())
+        win_low, win_high = wilson_interval(ahead, outcomes.shape[1])
         out.append(CandidateValue(
             describe(table.w, c, decision), own.mean, own.low, own.high,
             0.0 if diff is None else diff.mean, 0.0 if diff is None else diff.low,
-            0.0 if diff is None else diff.high))
+            0.0 if diff is None else diff.high, ahead / outcomes.shape[1], win_low, win_high))
     played_by = table.seats[seat].base_policy if policy == ROLLOUT_POLICY else \
         ("greedy", "random", "greedy with random choices")[policy]
     return Analysis(seat, Decision.words[decision], worlds, out, best, played_by)
 
 
 def format_analysis(result: Analysis) -> str:
+    """The candidates ranked by expected deal margin, best first (the recommended one
+    starred), each with its interval, its paired difference from the best and its win chance
+    (the share of imagined deals its side ends ahead), like a backgammon program's analysis."""
     lines = [f"seat {result.seat} to decide: {result.decision} "
              f"({result.worlds:,} imagined deals of the unseen cards, every seat played on by "
              f"{result.base_policy or 'the base policy'})",
-             "", f"{'candidate':<40} {'deal margin':>11} {'95% CI':>18}  "
-                 f"{'vs best':>8} {'95% CI':>18}"]
-    for i, c in enumerate(result.candidates):
+             "", f"{'candidate':<34} {'margin':>6} {'95% CI':>13}  {'vs best':>6} "
+                 f"{'95% CI':>13}  {'won':>4} {'95% CI':>8}"]
+    order = sorted(range(len(result.candidates)),
+                   key=lambda i: (i != result.recommended, -result.candidates[i].mean))
+    for i in order:
+        c = result.candidates[i]
         mark = "*" if i == result.recommended else " "
-        vs = ("" if i == result.recommended else
-              f"{c.diff_from_best:>+8.0f} {c.diff_low:>+8.0f} to {c.diff_high:<+7.0f}")
-        lines.append(f"{mark}{c.label[:39]:<39} {c.mean:>11.0f} "
-                     f"{c.low:>8.0f} to {c.high:<7.0f}  {vs}")
+        vs = (f"{'':>6} {'':>13}" if i == result.recommended else
+              f"{c.diff_from_best:>+6.0f} {f'{c.diff_low:+.0f}..{c.diff_high:+.0f}':>13}")
+        won = f"{c.win_low:.0%}-{c.win_high:.0%}"
+        lines.append(f"{mark}{c.label[:33]:<33} {c.mean:>+6.0f} "
+                     f"{f'{c.low:+.0f}..{c.high:+.0f}':>13}  {vs}  {c.win:>4.0%} "
+                     f"{won:>8}".rstrip())
     lines.append("")
     lines.append(f"recommended: {result.candidates[result.recommended].label}")
+    lines.append("margin: points your side's deal score beats the best other side's by; "
+                 "won: how often your side")
+    lines.append("ends the deal ahead (the game's win chance only in its last deal).")
     return "\n".join(lines)

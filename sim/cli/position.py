@@ -63,7 +63,9 @@ def from_trace(trace: Path, game: int, deal: int, turn: int, decision: str, seat
     click.echo(f"wrote {out}: game {game}, deal {deal}, turn {turn} ({who})")
 
 
-@position.command("analyze", epilog="Example: handfoot position analyze p.json --worlds 512")
+@position.command("analyze", epilog="Examples: handfoot position analyze p.json --worlds 512;  "
+                  "handfoot position analyze hand.toml  (a position typed at the table: "
+                  "docs/positions.md)")
 @click.argument("file", type=click.Path(path_type=Path))
 @click.option("--worlds", "-w", type=int, default=256, show_default=True,
               help="Imagined deals of the unseen cards each candidate is played on in.")

@@ -81,7 +81,19 @@ def _per_seat(data: dict, key: str, players: int) -> list:
 
 
 def read_position(path: Path) -> Position:
-    """A position file, checked: one-line ``PositionError`` naming the field otherwise."""
+    """A position file, checked: one-line ``PositionError`` naming the field otherwise. A
+    ``.toml`` file is a position typed by hand (``typed``), filled in and read as a view."""
+    from sim.play.positions.typed import is_typed, read_typed, side_names
+
+    if is_typed(path):
+        view = read_typed(path)
+        try:
+            return position_from_dict(view)
+        except PositionError as exc:
+            message = str(exc)
+            for theirs, ours in side_names(view).items():
+                message = message.replace(theirs, ours)
+            raise PositionError(message) from None
     try:
         data = json.loads(Path(path).read_text(encoding="utf-8"))
     except FileNotFoundError:
