@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.runhelpers import cli, records, run_in, spec_for
+from tests.runhelpers import cli, manifest, records, run_in, spec_for
 
 distributed = pytest.importorskip("distributed")
 
@@ -37,3 +37,85 @@ def test_dask_from_the_command_line(tmp_path, capsys, cluster):
     local = tmp_path / "local"
     run_in(local, spec_for(200, 50, seed=1, teams=("greedy", "greedy")), jobs=1)
     assert records(tmp_path / "run").equals(records(local))
+
+
+def _run_records(root) -> dict:
+    """Every run folder under ``root`` (by its path below it) and its records."""
+    from pathlib import Path
+
+    return {str(m.parent.relative_to(root)): records(m.parent)
+            for m in sorted(Path(root).rglob("manifest.json"))}
+
+
+def test_compare_on_the_cluster_gives_the_local_records(tmp_path, capsys, cluster):
+    """``compare`` (like every command that plays through many runs: ``sim.runs.where``) takes
+    ``--backend dask --scheduler``; its runs hold the records the local backend plays."""
+    base = ["compare", "greedy", "random", "--games", "60", "--seed", "3", "--no-progress",
+            "--report", "gr"]
+    code, _, err = cli(capsys, *base, "--jobs", "1", "--runs-dir", str(tmp_path / "local"),
+                       "--reports-dir", str(tmp_path / "rl"))
+    assert code == 0, err
+    code, out, err = cli(capsys, *base, "--backend", "dask", "--scheduler",
+                         cluster.scheduler_address, "--connect-timeout", "30",
+                         "--runs-dir", str(tmp_path / "dask"), "--reports-dir",
+                         str(tmp_path / "rd"))
+    assert code == 0, err
+    local, dask = _run_records(tmp_path / "local"), _run_records(tmp_path / "dask")
+    assert local and local.keys() == dask.keys()
+    for name, frame in local.items():
+        assert dask[name].equals(frame), name
+    sessions = [manifest(tmp_path / "dask" / name)["sessions"][-1] for name in dask]
+    assert {s["backend"] for s in sessions} == {"dask"}
+
+
+def test_a_command_given_an_unreachable_scheduler_stops_in_one_line(tmp_path, capsys):
+    code, _, err = cli(capsys, "compare", "greedy", "random", "--games", "4", "--backend",
+                       "dask", "--scheduler", "tcp://127.0.0.1:9", "--connect-timeout", "1",
+                       "--runs-dir", str(tmp_path / "runs"))
+    lines = err.strip().splitlines()
+    assert code == 2 and len(lines) == 1 and "cannot reach the dask scheduler" in lines[0], err
+    assert not (tmp_path / "runs").exists()  # refused before anything was played
+
+
+def test_a_worker_plays_from_the_models_the_client_sent(tmp_path, monkeypatch):
+    """No shared file system: a chunk task carries the learned seats' models, so a worker
+    whose disk has no model file plays the chunk the local backend plays."""
+    from sim.core.profiles import PROFILES
+    from sim.play.api import seats_for_teams
+    from sim.runs.runner import ChunkTask, compute_chunk, models_of
+    from strategies.learned import model_file
+    from strategies.per_profile import resolve_spec
+    from strategies.registry import StrategyError
+    from tests.learned_models import learned_file
+
+    rules = PROFILES["standard"][0]
+    strategy = learned_file(tmp_path, rules, name="sent")
+    info = resolve_spec(str(strategy), rules)
+    seats = tuple(seats_for_teams([info, "greedy"], rules.players))
+    here = compute_chunk(ChunkTask(rules, seats, 4, 0, 0, 2, True))
+    models = models_of(seats)
+    assert [key for key, _ in models] == [(info.model, info.model_sha256)]
+    (tmp_path / "sent-model.json").unlink()  # the worker's disk: no model file
+    monkeypatch.setattr(model_file, "_FLAT_CACHE", {})  # a fresh worker
+    with pytest.raises(StrategyError, match="cannot be read"):
+        compute_chunk(ChunkTask(rules, seats, 4, 0, 0, 2, True))
+    there = compute_chunk(ChunkTask(rules, seats, 4, 0, 0, 2, True, None, models))
+    assert there.sha256 == here.sha256 and there.aggregate == here.aggregate
+
+
+def test_the_branched_positions_of_hold_wild_are_the_same_on_the_cluster(cluster):
+    """``ask hold-wild`` collects its branched positions in chunks of games through joblib:
+    on the cluster (``sim.runs.where.use``) the rows are those of this machine."""
+    import numpy as np
+
+    from analysis.experiments.holding import collect
+    from sim.core.profiles import PROFILES
+    from sim.runs.where import Where, use
+
+    rules = PROFILES["standard"][0]
+    seats = ["tuned"] * rules.players
+    here, games_here = collect(rules, seats, 40, seed=2, jobs=1, games_per_chunk=4)
+    with use(Where("dask", cluster.scheduler_address, 30.0)):
+        there, games_there = collect(rules, seats, 40, seed=2, jobs=1, games_per_chunk=4)
+    assert len(here) >= 40 and games_here == games_there
+    assert np.array_equal(here, there)

@@ -10,8 +10,9 @@ The rows of a report are kept beside its runs (analysis.experiments.holding_cach
 
 from __future__ import annotations
 
+import contextlib
 import math
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from pathlib import Path
 
 import numpy as np
@@ -37,33 +38,53 @@ def collect(rules: Rules, seats: Sequence, positions: int, seed: int = 1,
     ``seats`` that hold at least ``positions`` of them, and the number of those games; chunks
     of games in parallel, each chunk's games fixed by the seed (so the rows do not depend on
     ``jobs``)."""
-    from joblib import Parallel, cpu_count, delayed
+    from joblib import Parallel, delayed
 
-    workers = cpu_count() if jobs <= 0 else jobs
-    per_game = 10.0  # a first guess, refined after the first round
-    chunks: list[np.ndarray] = []
-    have = 0
-    next_game = 0
-    while have < positions:
-        games = max(games_per_chunk, math.ceil((positions - have) / per_game))
-        starts = list(range(next_game, next_game + games, games_per_chunk))
-        sizes = [min(games_per_chunk, next_game + games - s) for s in starts]
-        parts = Parallel(n_jobs=min(workers, len(starts)))(
-            delayed(_chunk)(rules, list(seats), seed, s, n)
-            for s, n in zip(starts, sizes, strict=True))
-        for part in parts:
-            chunks.append(part)
-            have += len(part)
-        next_game += games
-        per_game = max(0.5, have / next_game)
-        if next_game > 50 * max(positions, 1) and have == 0:
-            break  # a player that never melds a wild after opening
+    with _parallel(rules, seats, jobs) as workers:
+        per_game = 10.0  # a first guess, refined after the first round
+        chunks: list[np.ndarray] = []
+        have = 0
+        next_game = 0
+        while have < positions:
+            games = max(games_per_chunk, math.ceil((positions - have) / per_game))
+            starts = list(range(next_game, next_game + games, games_per_chunk))
+            sizes = [min(games_per_chunk, next_game + games - s) for s in starts]
+            parts = Parallel(n_jobs=min(workers, len(starts)))(
+                delayed(_chunk)(rules, list(seats), seed, s, n)
+                for s, n in zip(starts, sizes, strict=True))
+            for part in parts:
+                chunks.append(part)
+                have += len(part)
+            next_game += games
+            per_game = max(0.5, have / next_game)
+            if next_game > 50 * max(positions, 1) and have == 0:
+                break  # a player that never melds a wild after opening
     rows = np.concatenate(chunks) if chunks else np.zeros((0, N_FEATURES))
     if len(rows) > positions:  # keep whole games only: up to the game of the last one needed
         last = rows[positions - 1, br.F_GAME]
         rows = rows[rows[:, br.F_GAME] <= last]
         return rows, int(last) + 1
     return rows, next_game
+
+
+@contextlib.contextmanager
+def _parallel(rules: Rules, seats: Sequence, jobs: int) -> Iterator[int]:
+    """Workers for the chunks of games: this machine's cores, or (when the command plays on a
+    dask cluster: ``sim.runs.where``) every thread of the cluster, its workers warmed and sent
+    the seats' models. The rows depend on the seed alone, so on either the same."""
+    from joblib import cpu_count, parallel_config
+
+    from sim.runs.where import current
+
+    where = current()
+    if where.backend != "dask":
+        yield cpu_count() if jobs <= 0 else jobs
+        return
+    from sim.runs.runner import open_backend
+
+    with open_backend("dask", 0, where.scheduler, where.connect_timeout, rules, seats) as b, \
+            parallel_config(backend="dask", client=b.client):
+        yield b.workers
 
 
 def _chunk(rules: Rules, seats: list, seed: int, first_game: int, games: int) -> np.ndarray:

@@ -22,6 +22,7 @@ from sim.cli.options import (
     allow_oracle_option,
     analysis_options,
     build_scale_option,
+    cluster_options,
     player_options,
     rules_option,
 )
@@ -50,6 +51,7 @@ from sim.cli.options import (
               help="For --sprt: chance of accepting H0 when H1 holds.")
 @allow_oracle_option()
 @analysis_options(10_000)
+@cluster_options()
 def compare(a: str, b: str, rules_spec: str, until_ci: float | None, metric: str,
             sprt_bounds: str | None, alpha: float, beta: float, allow_oracle: bool, games: int,
             seed: int, jobs: int, report_name: str | None, runs_dir: Path, reports_dir: Path,
@@ -147,6 +149,7 @@ def _games_played(pair) -> int:
 @allow_oracle_option()
 @build_scale_option()
 @analysis_options(10_000)
+@cluster_options()
 def sweep(strategy: str | None, param_text: str, against: str | None, rules_spec: str,
           allow_oracle: bool, build_scale: float, games: int, seed: int, jobs: int,
           report_name: str | None, runs_dir: Path, reports_dir: Path, rerun: bool,
@@ -195,6 +198,7 @@ def sweep(strategy: str | None, param_text: str, against: str | None, rules_spec
 @allow_oracle_option()
 @build_scale_option()
 @analysis_options(10_000)
+@cluster_options()
 def rules_compare(profiles: tuple[str, ...], strong: str | None, weak: str, allow_oracle: bool,
                   build_scale: float, games: int, seed: int, jobs: int,
                   report_name: str | None, runs_dir: Path, reports_dir: Path, rerun: bool,
@@ -277,6 +281,7 @@ def ask() -> None:
               help="Of those, positions per rule set at which the search player (pimc, its "
                    "defaults) is asked what it would meld; 0 leaves it out  [default: 300]")
 @analysis_options(3_000)
+@cluster_options()
 def hold_wild(profiles: tuple[str, ...], players: tuple[str, ...], allow_oracle: bool,
               build_scale: float, positions: int | None, search_positions: int | None,
               games: int, seed: int, jobs: int, report_name: str | None, runs_dir: Path,

@@ -15,6 +15,7 @@ from sim.cli.options import (
     analysis_options,
     check_games,
     check_report_name,
+    cluster_options,
     player_options,
     rules_option,
 )
@@ -39,6 +40,7 @@ SEARCH_GAMES = 200
               help="Also write the strategy card (card.html, one printed page) into the "
                    "report, linked from it.")
 @analysis_options(GAMES)
+@cluster_options()
 def guide(rules_spec: str, players: tuple[str, ...], allow_oracle: bool, build_scale: float,
           with_search: bool,
           search_games: int, card: bool, games: int, seed: int, jobs: int,

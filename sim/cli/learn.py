@@ -17,6 +17,7 @@ from sim.cli.options import (
     check_jobs,
     check_report_folder,
     check_seed,
+    cluster_options,
     jobs_option,
     progress_option,
     rules_option,
@@ -80,6 +81,7 @@ GAMES = 20_000
               help="Where the report goes  [default: reports/<name of --out>]")
 @jobs_option()
 @progress_option()
+@cluster_options()
 def learn(rules_spec: str, out: Path, player: str | None, games: int, seed: int,
           sample_rate: float, worlds: int, explore: float, target: str, kind: str,
           hidden: int, alpha: float, rounds: int, measure: int,

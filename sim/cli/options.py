@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable
 from pathlib import Path
 
@@ -104,6 +105,45 @@ def analysis_options(default_games: int):
                           "of reusing (or resuming) them."),
         progress_option(),
     ])
+
+
+def cluster_options():
+    """--backend, --scheduler and --connect-timeout, as ``simulate`` has them, for a command
+    that plays its games through many runs: the command's whole body plays on that backend
+    (``sim.runs.where``). The scheduler is reached once before anything is played, so a wrong
+    address is one line, not a failure after the first runs."""
+    options = [
+        click.option("--backend", type=click.Choice(["loky", "dask"]), default="loky",
+                     show_default=True,
+                     help="Where the games run: loky (this machine's cores) or dask (a "
+                          "dask.distributed cluster; the records are the same)."),
+        click.option("--scheduler", default=None, metavar="ADDRESS",
+                     help="dask scheduler address, e.g. tcp://10.0.0.5:8786 (with --backend "
+                          "dask)."),
+        click.option("--connect-timeout", type=float, default=10.0, show_default=True,
+                     help="Seconds to wait for the dask scheduler and a worker."),
+    ]
+
+    def decorate(func: Callable) -> Callable:
+        @functools.wraps(func)
+        def wrapper(*args, backend: str, scheduler: str | None, connect_timeout: float,
+                    **kwargs):
+            from sim.runs.runner import RunnerError, open_backend
+            from sim.runs.where import Where, use
+
+            if connect_timeout <= 0:
+                raise UserError(f"--connect-timeout must be positive (got {connect_timeout:g})")
+            try:
+                with open_backend(backend, 0, scheduler, connect_timeout):
+                    pass  # reachable, with a worker: or a one-line error now
+            except RunnerError as exc:
+                raise UserError(str(exc)) from None
+            with use(Where(backend, scheduler, connect_timeout)):
+                return func(*args, **kwargs)
+
+        return _apply(options)(wrapper)
+
+    return decorate
 
 
 def check_games(games: int, least: int = 1) -> None:

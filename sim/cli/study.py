@@ -21,6 +21,7 @@ from sim.cli.options import (
     check_jobs,
     check_report_name,
     check_seed,
+    cluster_options,
     jobs_option,
     progress_option,
     rules_option,
@@ -61,6 +62,7 @@ def _games_for(values: tuple[str, ...], names: list[str]) -> dict[str, int]:
                    "slow search player; repeatable.")
 @allow_oracle_option()
 @analysis_options(5_000)
+@cluster_options()
 def ladder(rules_spec: str, names: str | None, anchor: str | None, games_for: tuple[str, ...],
            allow_oracle: bool, games: int, seed: int, jobs: int, report_name: str | None,
            runs_dir: Path, reports_dir: Path, rerun: bool, progress: bool | None) -> None:
@@ -146,6 +148,7 @@ def ladder(rules_spec: str, names: str | None, anchor: str | None, games_for: tu
 @click.option("--rerun", is_flag=True, help="Start the study again from nothing.")
 @allow_oracle_option()
 @progress_option()
+@cluster_options()
 def tune(strategy: str, rules_spec: str, budget: int, against: str | None,
          out_file: Path | None, param_names: str | None, first_rung: int, rungs: int,
          reduction: int, startup: int, remeasure: int, resume: bool, seed: int, jobs: int,

@@ -101,6 +101,26 @@ class ChunkTask:
     games: int
     keep_records: bool
     recording: Recording | None = None
+    models: tuple = ()  # ((path, sha256), flat array) of each model file, for a cluster
+
+
+def models_of(seats: Sequence) -> tuple:
+    """The value model of every learned seat, read here, so a cluster's workers play from
+    what the client sends them and need no copy of the model file (``receive_models``)."""
+    from strategies.learned.model_file import flat_for
+
+    keys = dict.fromkeys((info.model, info.model_sha256) for info in seats
+                         if getattr(info, "model_sha256", ""))
+    return tuple((key, flat_for(*key)) for key in keys)
+
+
+def receive_models(models: tuple) -> None:
+    """Keep the models a client sent where ``flat_for`` looks first: the worker then reads no
+    model file (the client checked its sha256 when it read it)."""
+    from strategies.learned.model_file import remember_flat
+
+    for (path, sha256), flat in models:
+        remember_flat(path, sha256, flat)
 
 
 def compute_chunk(task: ChunkTask) -> ChunkResult:
@@ -108,6 +128,8 @@ def compute_chunk(task: ChunkTask) -> ChunkResult:
     (for a recording run, the recorded positions: ``sim.play.recording``)."""
     from sim.core.records import flatten
     from sim.runs.aggregate import aggregate_columns
+
+    receive_models(task.models)
 
     start = time.perf_counter()
     if task.recording is None:
@@ -234,13 +256,19 @@ def open_backend(name: str, jobs: int, scheduler: str | None = None,
 
 def _warm_workers(client, rules: Rules, seats: Sequence) -> None:
     workers = list(client.scheduler_info()["workers"])
-    futures = [client.submit(warm_cache, rules, list(seats), workers=[w], pure=False,
-                             allow_other_workers=False) for w in workers]
+    models = models_of(seats)
+    futures = [client.submit(_warm_worker, models, rules, list(seats), workers=[w],
+                             pure=False, allow_other_workers=False) for w in workers]
     try:
         client.gather(futures)
     except Exception as exc:  # noqa: BLE001
         raise RunnerError(f"the dask workers cannot run handfoot ({type(exc).__name__}: "
                           f"{exc}); install the same handfoot on every worker") from None
+
+
+def _warm_worker(models: tuple, rules: Rules, seats: Sequence) -> None:
+    receive_models(models)
+    warm_cache(rules, seats)
 
 
 # --- Interrupts ---------------------------------------------------------------------------------
@@ -433,6 +461,7 @@ def execute(run: Run, backend: Backend, progress: bool = False, note=None) -> Ou
             if until is None or until.stop_after is None or c["index"] <= until.stop_after]
     total = None if until is not None else sum(c["games"] for c in todo)
     seats = spec.engine_seats()
+    models = models_of(seats) if backend.name == "dask" else ()
     target = None if until is None else f"{spec.until_ci.width:g}"
 
     def tasks() -> Iterator[ChunkTask]:
@@ -441,7 +470,7 @@ def execute(run: Run, backend: Backend, progress: bool = False, note=None) -> Ou
                     c["index"] > until.stop_after:
                 return
             yield ChunkTask(spec.rules, seats, spec.seed, c["index"], c["first_game"],
-                            c["games"], spec.keep_records, spec.recording)
+                            c["games"], spec.keep_records, spec.recording, models)
 
     run.set_status("running")
     session = {"started": now_iso(), "backend": backend.name,
@@ -495,15 +524,23 @@ def execute(run: Run, backend: Backend, progress: bool = False, note=None) -> Ou
     return outcome
 
 
-def simulate_to(path: Path, spec: RunSpec | None = None, backend: str = "loky", jobs: int = 0,
-                scheduler: str | None = None, connect_timeout: float = 10.0,
-                progress: bool = False, note=None) -> tuple[Run, Outcome, Backend]:
+def simulate_to(path: Path, spec: RunSpec | None = None, backend: str | None = None,
+                jobs: int = 0, scheduler: str | None = None,
+                connect_timeout: float | None = None, progress: bool = False,
+                note=None) -> tuple[Run, Outcome, Backend]:
     """Start the run ``spec`` in the new folder ``path``, or with ``spec=None`` finish the run
-    already there; returns the run, what this session did, and where it ran.
+    already there; returns the run, what this session did, and where it ran (``backend``,
+    ``scheduler`` and ``connect_timeout`` as given, else as the command set them:
+    ``sim.runs.where``).
 
     The backend is connected (and, for dask, its workers warmed) before the folder is created
     or locked, so a bad backend leaves every file as it was.
     """
+    from sim.runs.where import current
+
+    if backend is None:
+        backend, scheduler = current().backend, scheduler or current().scheduler
+    connect_timeout = current().connect_timeout if connect_timeout is None else connect_timeout
     existing = Run.open(path) if spec is None else None
     if existing is not None:
         existing.check_engine()

@@ -297,6 +297,12 @@ def describe_base(params: dict[str, float]) -> str:
 _FLAT_CACHE: dict[tuple[str, str], np.ndarray] = {}
 
 
+def remember_flat(path: str, sha256: str, flat: np.ndarray) -> None:
+    """Keep ``flat`` as the model file ``path`` of ``sha256`` (a cluster worker, sent the model
+    by its client, then reads no file: ``sim.runs.runner.receive_models``)."""
+    _FLAT_CACHE.setdefault((path, sha256), flat)
+
+
 def flat_for(path: str, sha256: str) -> np.ndarray:
     """The flat array of the model file ``path``, which must still be the file whose sha256
     was recorded when the strategy met its rules (a run resumed after its model file changed
