@@ -119,3 +119,35 @@ def test_the_branched_positions_of_hold_wild_are_the_same_on_the_cluster(cluster
         there, games_there = collect(rules, seats, 40, seed=2, jobs=1, games_per_chunk=4)
     assert len(here) >= 40 and games_here == games_there
     assert np.array_equal(here, there)
+
+
+def test_a_worker_killed_in_the_middle_of_a_run_loses_nothing(tmp_path, monkeypatch):
+    """One of two workers is killed (SIGKILL) as the first chunk is stored: dask plays its
+    chunks again elsewhere, and the run holds every chunk once, with the local records."""
+    import os
+    import signal
+
+    from sim.runs.storage import Run
+
+    spec = spec_for(400, 20, seed=21)
+    run_in(tmp_path / "local", spec, jobs=1)
+    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
+                                  host="127.0.0.1", dashboard_address=None) as c, \
+            distributed.Client(c.scheduler_address) as client:
+        pids = client.run(os.getpid)
+        victim = sorted(pids.values())[0]
+        store = Run.store
+        killed = []
+
+        def store_then_kill(self, result):
+            store(self, result)
+            if not killed:
+                os.kill(victim, signal.SIGKILL)
+                killed.append(victim)
+
+        monkeypatch.setattr(Run, "store", store_then_kill)
+        run = run_in(tmp_path / "dask", spec, backend="dask", scheduler=c.scheduler_address,
+                     connect_timeout=30)
+    assert killed == [victim]
+    assert len(run.done()) == len(run.chunks) == 20 and not run.missing()
+    assert records(tmp_path / "dask").equals(records(tmp_path / "local"))
