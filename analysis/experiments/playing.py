@@ -38,10 +38,38 @@ from sim.runs.storage import ChunkResult, Run, RunError, RunSpec, engine_build
 
 # --- Runs ---------------------------------------------------------------------------------------
 
-def chunk_size_for(games: int, workers: int) -> int:
-    """Enough chunks to keep every worker busy, none so small that overhead dominates;
-    records do not depend on it."""
-    return max(200, min(10_000, math.ceil(games / (4 * max(workers, 1)))))
+FAST_CHUNK_MIN = 200  # games: a fast player's chunk takes well under a second
+SEARCH_CHUNK_MIN = 10  # games: a search player's take about a second each
+
+
+def chunk_size_for(games: int, workers: int, search: bool = False) -> int:
+    """Enough chunks to keep every worker busy (four each), none so small that overhead
+    dominates: a search player's games are a thousand times slower, so its chunks may be
+    small (a 60-game search run is six chunks, not one); records do not depend on it."""
+    least = SEARCH_CHUNK_MIN if search else FAST_CHUNK_MIN
+    return max(least, min(10_000, math.ceil(games / (4 * max(workers, 1)))))
+
+
+def _plays_search(pairings: Sequence[Pairing]) -> bool:
+    """Whether a side of any pairing is a search player (``players.SEARCH_MODULES``)."""
+    from strategies.per_profile import resolve_spec
+    from strategies.registry import SEARCH_MODULES
+
+    return any(resolve_spec(side.spec, load_rules(p.rules)).module in SEARCH_MODULES
+               for p in pairings for side in (p.a, p.b))
+
+
+def workers_for(jobs: int) -> int:
+    """The workers a run will have: the dask cluster's threads when the command plays there
+    (``sim.runs.where``), else ``jobs`` or one per core."""
+    from joblib import cpu_count
+
+    from sim.runs.where import current
+
+    where = current()
+    if where.backend == "dask" and where.workers:
+        return where.workers
+    return jobs or cpu_count()
 
 
 def run_spec(pairing: Pairing, seat: int, seed: int, games: int, chunk_size: int,
@@ -156,10 +184,8 @@ def play_pairs(pairings: Sequence[Pairing], root: Path, seed: int, games: int, j
                chunk_size: int | None = None, grow: bool = False) -> list[PairRuns]:
     """The run of every seating of every pairing under ``root``; progress on stderr only on a
     terminal."""
-    from joblib import cpu_count
-
     show = sys.stderr.isatty() if progress is None else progress
-    chunk = chunk_size or chunk_size_for(games, jobs or cpu_count())
+    chunk = chunk_size or chunk_size_for(games, workers_for(jobs), _plays_search(pairings))
     plans = [(pairing, seatings(pairing)) for pairing in pairings]
     total = sum(n for _, n in plans)
     done = 0

@@ -134,11 +134,12 @@ def cluster_options():
             if connect_timeout <= 0:
                 raise UserError(f"--connect-timeout must be positive (got {connect_timeout:g})")
             try:
-                with open_backend(backend, 0, scheduler, connect_timeout):
-                    pass  # reachable, with a worker: or a one-line error now
+                with open_backend(backend, 0, scheduler, connect_timeout) as reached:
+                    workers = reached.workers  # reachable, with a worker: or one line now
             except RunnerError as exc:
                 raise UserError(str(exc)) from None
-            with use(Where(backend, scheduler, connect_timeout)):
+            with use(Where(backend, scheduler, connect_timeout,
+                           workers if backend == "dask" else 0)):
                 return func(*args, **kwargs)
 
         return _apply(options)(wrapper)

@@ -17,12 +17,14 @@ from dataclasses import dataclass
 
 @dataclass(frozen=True)
 class Where:
-    """A backend name, the dask scheduler's address (dask only) and the seconds to wait for
-    the scheduler and a worker."""
+    """A backend name, the dask scheduler's address (dask only), the seconds to wait for
+    the scheduler and a worker, and the cluster's worker threads when it was reached (0:
+    not known; runs size their chunks by it)."""
 
     backend: str = "loky"
     scheduler: str | None = None
     connect_timeout: float = 10.0
+    workers: int = 0
 
 
 HERE = Where()
