@@ -115,10 +115,31 @@ def test_the_branched_positions_of_hold_wild_are_the_same_on_the_cluster(cluster
     rules = PROFILES["standard"][0]
     seats = ["tuned"] * rules.players
     here, games_here = collect(rules, seats, 40, seed=2, jobs=1, games_per_chunk=4)
-    with use(Where("dask", cluster.scheduler_address, 30.0)):
+    with distributed.Client(cluster.scheduler_address) as client, \
+            distributed.get_task_stream(client=client) as stream, \
+            use(Where("dask", cluster.scheduler_address, 30.0)):
         there, games_there = collect(rules, seats, 40, seed=2, jobs=1, games_per_chunk=4)
     assert len(here) >= 40 and games_here == games_there
     assert np.array_equal(here, there)
+    played = [t for t in stream.data if t["key"].startswith("_chunk-")]
+    assert len(played) >= 1  # on a worker, even a round of one chunk
+
+
+def test_a_cluster_of_one_thread_plays_on_its_worker_not_on_the_client(tmp_path):
+    """A cluster with one worker thread still plays every chunk there (joblib's dask backend
+    would have played them all in the client: ``sim.runs.on_cluster``)."""
+    spec = spec_for(120, 30, seed=8)
+    run_in(tmp_path / "local", spec, jobs=1)
+    with distributed.LocalCluster(n_workers=1, threads_per_worker=1, processes=True,
+                                  host="127.0.0.1", dashboard_address=None) as c, \
+            distributed.Client(c.scheduler_address) as client, \
+            distributed.get_task_stream(client=client) as stream:
+        run = run_in(tmp_path / "dask", spec, backend="dask", scheduler=c.scheduler_address,
+                     connect_timeout=30)
+    chunks = [t for t in stream.data if t["key"].startswith("compute_chunk-")]
+    assert len(chunks) == len(run.chunks) == 4
+    assert run.manifest["sessions"][-1]["workers"] == 1
+    assert records(tmp_path / "dask").equals(records(tmp_path / "local"))
 
 
 def test_a_worker_killed_in_the_middle_of_a_run_loses_nothing(tmp_path, monkeypatch):

@@ -40,7 +40,11 @@ def collect(rules: Rules, seats: Sequence, positions: int, seed: int = 1,
     ``jobs``)."""
     from joblib import Parallel, delayed
 
-    with _parallel(rules, seats, jobs) as workers:
+    from sim.runs import on_cluster
+    from sim.runs.runner import models_of
+
+    with _parallel(rules, seats, jobs) as (workers, client):
+        models = models_of(seats) if client is not None else ()
         per_game = 10.0  # a first guess, refined after the first round
         chunks: list[np.ndarray] = []
         have = 0
@@ -49,9 +53,12 @@ def collect(rules: Rules, seats: Sequence, positions: int, seed: int = 1,
             games = max(games_per_chunk, math.ceil((positions - have) / per_game))
             starts = list(range(next_game, next_game + games, games_per_chunk))
             sizes = [min(games_per_chunk, next_game + games - s) for s in starts]
-            parts = Parallel(n_jobs=min(workers, len(starts)))(
-                delayed(_chunk)(rules, list(seats), seed, s, n)
-                for s, n in zip(starts, sizes, strict=True))
+            calls = [(rules, list(seats), seed, s, n) for s, n in zip(starts, sizes, strict=True)]
+            if client is not None:  # with the models, for a worker that joined since the warm-up
+                parts = on_cluster.ordered(client, _chunk, [c + (models,) for c in calls])
+            else:
+                parts = Parallel(n_jobs=min(workers, len(starts)))(
+                    delayed(_chunk)(*call) for call in calls)
             for part in parts:
                 chunks.append(part)
                 have += len(part)
@@ -68,27 +75,31 @@ def collect(rules: Rules, seats: Sequence, positions: int, seed: int = 1,
 
 
 @contextlib.contextmanager
-def _parallel(rules: Rules, seats: Sequence, jobs: int) -> Iterator[int]:
-    """Workers for the chunks of games: this machine's cores, or (when the command plays on a
-    dask cluster: ``sim.runs.where``) every thread of the cluster, its workers warmed and sent
-    the seats' models. The rows depend on the seed alone, so on either the same."""
-    from joblib import cpu_count, parallel_config
+def _parallel(rules: Rules, seats: Sequence, jobs: int) -> Iterator[tuple[int, object]]:
+    """Workers for the chunks of games, and the dask client when the command plays on a
+    cluster (``sim.runs.where``): this machine's cores, or every thread of the cluster, its
+    workers warmed and sent the seats' models. The rows depend on the seed alone, so on either
+    the same."""
+    from joblib import cpu_count
 
     from sim.runs.where import current
 
     where = current()
     if where.backend != "dask":
-        yield cpu_count() if jobs <= 0 else jobs
+        yield (cpu_count() if jobs <= 0 else jobs), None
         return
     from sim.runs.runner import open_backend
 
-    with open_backend("dask", 0, where.scheduler, where.connect_timeout, rules, seats) as b, \
-            parallel_config(backend="dask", client=b.client):
-        yield b.workers
+    with open_backend("dask", 0, where.scheduler, where.connect_timeout, rules, seats) as b:
+        yield b.workers, b.client
 
 
-def _chunk(rules: Rules, seats: list, seed: int, first_game: int, games: int) -> np.ndarray:
+def _chunk(rules: Rules, seats: list, seed: int, first_game: int, games: int,
+           models: tuple = ()) -> np.ndarray:
     from sim.play.api import make_table, run_compiled
+    from sim.runs.runner import receive_models
+
+    receive_models(models)
 
     table = make_table(rules, seats)
     out = np.zeros((games * 400, br.N_FEATURES))

@@ -1,5 +1,5 @@
-"""Spread games over cores (joblib + loky) or a dask cluster (joblib's dask backend), in
-chunks whose results do not depend on the split, with a progress bar and clean interruption.
+"""Spread games over cores (joblib + loky) or a dask cluster (its client: sim.runs.on_cluster),
+in chunks whose results do not depend on the split, with a progress bar and clean interruption.
 
 Each game's shuffles depend only on (seed, game index), so any chunking and any number of
 workers give identical records. numba's cache is warmed in the parent first, so local workers
@@ -180,16 +180,17 @@ class Backend:
             for task in tasks:  # in this process: no pool to start, same records
                 yield compute_chunk(task)
             return
+        if self.name == "dask":  # every chunk on a worker, two per worker thread ahead
+            from sim.runs import on_cluster
+
+            yield from on_cluster.unordered(self.client, compute_chunk, tasks, 2 * self.workers)
+            return
         from joblib import Parallel, delayed, parallel_config
 
         calls = (delayed(compute_chunk)(task) for task in tasks)
-        options = dict(return_as="generator_unordered", batch_size=1, pre_dispatch="2*n_jobs")
-        if self.name == "loky":
-            with parallel_config(backend="loky", initializer=_ignore_sigint):
-                yield from Parallel(n_jobs=self.workers, **options)(calls)
-        else:
-            with parallel_config(backend="dask", client=self.client):
-                yield from Parallel(n_jobs=-1, **options)(calls)
+        with parallel_config(backend="loky", initializer=_ignore_sigint):
+            yield from Parallel(n_jobs=self.workers, return_as="generator_unordered",
+                                batch_size=1, pre_dispatch="2*n_jobs")(calls)
 
 
 def _ignore_sigint() -> None:
