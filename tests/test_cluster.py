@@ -172,3 +172,84 @@ def test_a_worker_killed_in_the_middle_of_a_run_loses_nothing(tmp_path, monkeypa
     assert killed == [victim]
     assert len(run.done()) == len(run.chunks) == 20 and not run.missing()
     assert records(tmp_path / "dask").equals(records(tmp_path / "local"))
+
+
+# Every command of issue 31's Build 1 at a small size: its runs (and the files it writes) on
+# the cluster equal those of the local backend. (compare: above.)
+COMMANDS = {
+    "sweep": ["sweep", "--strategy", "tactician", "--param", "keep_pairs=0,1", "--against",
+              "greedy", "--games", "3", "--seed", "2", "--report", "sw"],
+    "rules-compare": ["rules-compare", "standard", "eleven", "--strong", "tactician",
+                      "--games", "3", "--seed", "2", "--report", "rc"],
+    "ladder": ["ladder", "--strategies", "greedy,random,cautious", "--games", "3", "--seed",
+               "2", "--report", "lad"],
+    "guide": ["guide", "--rules", "standard", "--player", "tuned", "--games", "3", "--seed",
+              "2", "--report", "g"],
+    "ask hold-wild": ["ask", "hold-wild", "--rules", "standard", "--player", "cautious",
+                      "--games", "3", "--positions", "40", "--search-positions", "12",
+                      "--report", "hw"],
+    "tune": ["tune", "tactician", "--against", "greedy", "--seed", "4", "--first-rung", "8",
+             "--rungs", "2", "--reduction", "3", "--startup", "4", "--params",
+             "hold_wilds,go_out", "--budget", "400", "--remeasure", "10", "--report", "t",
+             "--out", "OUT.toml"],
+    "learn": ["learn", "--rules", "standard", "--games", "80", "--seed", "3", "--sample-rate",
+              "0.05", "--worlds", "0", "--target", "value", "--kind", "ridge", "--player",
+              "cautious", "--rounds", "2", "--measure", "6", "--name", "ei", "--out",
+              "OUT.json"],
+}
+
+
+def _written(root) -> dict:
+    """What a command left under ``root``, read back: every run's records, every other Parquet
+    file (branched positions, the search's choices), each report's CSV tables (its figures)
+    and the model or strategy file it was told to write (``OUT``)."""
+    from pathlib import Path
+
+    import polars as pl
+
+    from sim.runs.storage import Run
+
+    out = {}
+    for m in sorted(Path(root, "runs").rglob("manifest.json")):
+        run = Run.open(m.parent)  # a tuning trial's runs keep only each chunk's aggregate
+        out[f"run {m.parent.relative_to(root)}"] = records(m.parent) if \
+            run.spec.keep_records else [c["aggregate"] for c in run.manifest["chunks"]]
+    for path in sorted(p for p in root.rglob("*") if p.is_file()):
+        rel = str(path.relative_to(root))
+        if path.suffix == ".parquet" and not path.name.startswith("chunk-"):
+            out[rel] = pl.read_parquet(path)
+        elif path.suffix == ".csv":
+            out[rel] = pl.read_csv(path)
+        elif path.name.startswith("OUT"):
+            out[rel] = path.read_bytes()
+    return out
+
+
+@pytest.mark.parametrize("command", list(COMMANDS))
+def test_every_command_on_the_cluster_writes_what_it_writes_here(command, tmp_path, capsys,
+                                                                 monkeypatch, cluster):
+    written = {}
+    for where, extra in (("local", ["--jobs", "1"]),
+                         ("dask", ["--backend", "dask", "--scheduler",
+                                   cluster.scheduler_address, "--connect-timeout", "30"])):
+        root = tmp_path / where
+        root.mkdir()
+        monkeypatch.chdir(root)
+        dirs = (["--runs-dir", "runs", "--report-dir", "report"] if command == "learn" else
+                ["--runs-dir", "runs", "--reports-dir", "reports"])
+        with distributed.Client(cluster.scheduler_address) as client, \
+                distributed.get_task_stream(client=client) as stream:
+            code, _, err = cli(capsys, *COMMANDS[command], *dirs, "--no-progress", *extra)
+        assert code == 0, err
+        written[where] = _written(root)
+        on_workers = [t["key"] for t in stream.data if t["key"].startswith("compute_chunk-")]
+        assert bool(on_workers) == (where == "dask")  # the dask pass played on the workers
+        if command == "ask hold-wild" and where == "dask":  # its own chunks there too
+            keys = {t["key"].rsplit("-", 5)[0] for t in stream.data}
+            assert {"_chunk", "_ask_chunk"} <= keys, keys
+    local, dask = written["local"], written["dask"]
+    assert any(key.startswith("run ") for key in local)
+    assert local.keys() == dask.keys()
+    for key, value in local.items():
+        same = value.equals(dask[key]) if hasattr(value, "equals") else value == dask[key]
+        assert same, key

@@ -127,3 +127,18 @@ def test_the_search_is_asked_under_a_rule_file(tmp_path):
                            "cautious", rules, positions=1, seed=1, search=search)
     meta, rows = read_choices(found)
     assert rows.height == 1 and meta["search"] == "pimc"
+
+
+def test_the_search_is_asked_in_chunks_of_games_that_do_not_change_the_rows():
+    """The games are asked a round of chunks at a time, in parallel: one chunk a round (one
+    job) and two (two jobs) give the same rows, those of one game after another, and the games
+    counted up to the last position needed."""
+    from analysis.experiments.search_choice import ask_search
+    from sim.core.profiles import load_rules
+
+    rules = load_rules("standard")
+    one, games_one = ask_search(rules, "cautious", "pimc", 3, 60, jobs=1)
+    two, games_two = ask_search(rules, "cautious", "pimc", 3, 60, jobs=2)
+    assert one.shape == (60, len(COLUMNS)) and np.array_equal(one, two)
+    assert games_one == games_two == int(one[-1, 0]) + 1 >= 2  # more than one round
+    assert np.all(np.diff(one[:, 0]) >= 0)  # game after game

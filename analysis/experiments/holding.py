@@ -10,9 +10,8 @@ The rows of a report are kept beside its runs (analysis.experiments.holding_cach
 
 from __future__ import annotations
 
-import contextlib
 import math
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 
 import numpy as np
@@ -43,7 +42,7 @@ def collect(rules: Rules, seats: Sequence, positions: int, seed: int = 1,
     from sim.runs import on_cluster
     from sim.runs.runner import models_of
 
-    with _parallel(rules, seats, jobs) as (workers, client):
+    with on_cluster.workers(rules, seats, jobs) as (workers, client):
         models = models_of(seats) if client is not None else ()
         per_game = 10.0  # a first guess, refined after the first round
         chunks: list[np.ndarray] = []
@@ -72,26 +71,6 @@ def collect(rules: Rules, seats: Sequence, positions: int, seed: int = 1,
         rows = rows[rows[:, br.F_GAME] <= last]
         return rows, int(last) + 1
     return rows, next_game
-
-
-@contextlib.contextmanager
-def _parallel(rules: Rules, seats: Sequence, jobs: int) -> Iterator[tuple[int, object]]:
-    """Workers for the chunks of games, and the dask client when the command plays on a
-    cluster (``sim.runs.where``): this machine's cores, or every thread of the cluster, its
-    workers warmed and sent the seats' models. The rows depend on the seed alone, so on either
-    the same."""
-    from joblib import cpu_count
-
-    from sim.runs.where import current
-
-    where = current()
-    if where.backend != "dask":
-        yield (cpu_count() if jobs <= 0 else jobs), None
-        return
-    from sim.runs.runner import open_backend
-
-    with open_backend("dask", 0, where.scheduler, where.connect_timeout, rules, seats) as b:
-        yield b.workers, b.client
 
 
 def _chunk(rules: Rules, seats: list, seed: int, first_game: int, games: int,

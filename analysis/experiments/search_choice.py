@@ -20,6 +20,7 @@ saying how they were made), so a report rebuilt, or a command run again, reuses 
 from __future__ import annotations
 
 import json
+import math
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 
@@ -35,9 +36,54 @@ MAX_GAMES = 2_000  # a player that seldom melds a wild after opening stops here
 
 
 def ask_search(rules: Rules, player_spec: str, search_spec: str, seed: int,
-               positions: int) -> tuple[np.ndarray, int]:
+               positions: int, jobs: int = 1) -> tuple[np.ndarray, int]:
     """The first ``positions`` branched positions of ``player_spec``'s games (seed ``seed``,
-    games 0, 1, ...), each with the search's meld line there; and the games played."""
+    games 0, 1, ...), each with the search's meld line there; and the games played.
+
+    Chunks of games are asked in parallel (this machine's cores, or the cluster a command
+    plays on: ``sim.runs.where``), a round at a time, until enough positions are found; a
+    game's positions depend on the seed alone, so the rows are those of one game after
+    another, whatever the split."""
+    from joblib import Parallel, delayed
+
+    from sim.runs import on_cluster
+    from sim.runs.runner import models_of
+    from strategies.per_profile import resolve_seats
+
+    player = tuple(resolve_seats([player_spec] * rules.players, rules))
+    search = tuple(resolve_seats([search_spec] * rules.players, rules))
+    parts: list[np.ndarray] = []
+    have = next_game = 0
+    per_game = math.inf  # positions a game: the first round plays a game a worker to learn it
+    mixed = tuple(search[i] if i % 2 else player[i] for i in range(rules.players))
+    with on_cluster.workers(rules, mixed, jobs) as (workers, client):  # warmed for both
+        models = models_of(player + search) if client is not None else ()
+        while have < positions and next_game < MAX_GAMES:
+            need = positions - have
+            games = min(MAX_GAMES - next_game, max(workers, math.ceil(need / per_game)))
+            size = math.ceil(games / workers)
+            calls = [(rules, player, search, seed, first, min(size, next_game + games - first),
+                      need, models) for first in range(next_game, next_game + games, size)]
+            if client is not None:
+                found = on_cluster.ordered(client, _ask_chunk, calls)
+            else:
+                found = Parallel(n_jobs=min(workers, len(calls)))(
+                    delayed(_ask_chunk)(*call) for call in calls)
+            parts.extend(found)
+            have += sum(len(part) for part in found)
+            next_game += games
+            per_game = max(0.25, have / next_game)
+    table = np.concatenate(parts) if parts else np.zeros((0, len(COLUMNS)))
+    if len(table) >= positions and positions:  # whole games, up to the last one needed
+        table = table[:positions]
+        return table, int(table[-1, 0]) + 1
+    return table, next_game
+
+
+def _ask_chunk(rules: Rules, player: tuple, search: tuple, seed: int, first_game: int,
+               games: int, most: int, models: tuple = ()) -> np.ndarray:
+    """The branched positions of games ``first_game`` .. ``first_game + games - 1`` (at most
+    ``most``: the rest of the chunk is not played), each with the search's meld line."""
     from sim.core.cards import JOKER, TWO
     from sim.core.records import N_COLUMNS
     from sim.engine.flow import apply_decision, start_deal
@@ -46,10 +92,11 @@ def ask_search(rules: Rules, player_spec: str, search_spec: str, seed: int,
     from sim.play.api import make_table
     from sim.play.branching import play_to_wild_meld
     from sim.play.loop import close_deal, decide, new_game
-    from strategies.per_profile import resolve_seats
+    from sim.runs.runner import receive_models
 
-    real = make_table(rules, resolve_seats([player_spec] * rules.players, rules))
-    probe = make_table(rules, resolve_seats([search_spec] * rules.players, rules))
+    receive_models(models)
+    real = make_table(rules, player)
+    probe = make_table(rules, search)
     records = real.records()
     g, w, t = records[0], records[1], records[2]
     t["sc"][T_ON] = 0
@@ -58,15 +105,16 @@ def ask_search(rules: Rules, player_spec: str, search_spec: str, seed: int,
     rows: list[tuple] = []
     record = np.zeros(N_COLUMNS, dtype=np.int64)
     parts = np.zeros(N_PARTS, dtype=np.int64)
-    game = 0
-    while len(rows) < positions and game < MAX_GAMES:
+    for game in range(first_game, first_game + games):
+        if len(rows) >= most:
+            break
         new_game(g)
         for deal in range(1, rules.deals_per_game + 1):
             start_deal(g, w, t, seed, game, deal)
             # the player's own decisions in compiled code, up to each position the search is
             # asked at (its meld line lays a wild after its partnership opened)
             while play_to_wild_meld(*records):
-                if len(rows) < positions:
+                if len(rows) < most:
                     seat = int(sc[S_DECIDER])
                     entries = int(w["sc"][W_ENTRIES])
                     probe.game[0] = real.game[0]
@@ -78,14 +126,12 @@ def ask_search(rules: Rules, player_spec: str, search_spec: str, seed: int,
                                  int(pw["prop"][:n, 2:4].sum()), int(out)))
                 apply_decision(g, w, t, 0)  # the player's proposal, a meld line (value 0)
             close_deal(g, t, game, deal, record, parts)  # as the game loop: the score goes on
-        game += 1
-    table = np.array(rows, dtype=np.float64).reshape(-1, len(COLUMNS))
-    return table, game
+    return np.array(rows, dtype=np.float64).reshape(-1, len(COLUMNS))
 
 
 def ensure_choices(folder: Path, key: str, group: str, player: str, spec: str, rules: Rules,
                    positions: int, seed: int, search: str = SEARCH,
-                   rerun: bool = False) -> Path:
+                   rerun: bool = False, jobs: int = 1) -> Path:
     """The search's choices at ``spec``'s branched positions, read from ``folder`` when made
     the same way, else asked and written there; the rows' path."""
     from sim.runs.storage import engine_build
@@ -110,7 +156,7 @@ def ensure_choices(folder: Path, key: str, group: str, player: str, spec: str, r
             have = {}
         if {k: have.get(k) for k in meta} == meta:
             return data
-    rows, games = ask_search(rules, spec, search, seed, positions)
+    rows, games = ask_search(rules, spec, search, seed, positions, jobs=jobs)
     folder.mkdir(parents=True, exist_ok=True)
     pl.DataFrame({c: rows[:, i] for i, c in enumerate(COLUMNS)}).write_parquet(data)
     info.write_text(json.dumps({**meta, "games": games, "rows": len(rows)}, indent=2) + "\n",
@@ -121,7 +167,7 @@ def ensure_choices(folder: Path, key: str, group: str, player: str, spec: str, r
 def collect_search_choices(pairs: Sequence[PairRuns], players: Mapping[str, str],
                            folder: Path, positions: int, seed: int,
                            searches: Mapping[str, str] | None = None,
-                           rerun: bool = False) -> list[str]:
+                           rerun: bool = False, jobs: int = 1) -> list[str]:
     """The search's choices at the branched positions of each rule set's first player (B of
     its first pairing: the player holding none), one file each under ``folder``; the search
     player of each rule set (its spec) is ``searches[rules spec]``, else plain pimc."""
@@ -135,5 +181,5 @@ def collect_search_choices(pairs: Sequence[PairRuns], players: Mapping[str, str]
         search = (searches or {}).get(p.rules, SEARCH)
         out.append(str(ensure_choices(folder, slug(p.group), p.group, players[p.group],
                                       p.b.spec, rules, positions, seed, search=search,
-                                      rerun=rerun)))
+                                      rerun=rerun, jobs=jobs)))
     return out

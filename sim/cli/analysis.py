@@ -343,7 +343,7 @@ def hold_wild(profiles: tuple[str, ...], players: tuple[str, ...], allow_oracle:
                             for spec, ps in strong.items()}
                 params["search_choices"] = collect_search_choices(
                     pairs, params["players"], root / "holding", min(asked, count), seed,
-                    searches=searches, rerun=rerun)
+                    searches=searches, rerun=rerun, jobs=jobs)
         finish("hold-wild", pairs, params, name, reports_dir, root)
 
 

@@ -9,6 +9,7 @@ since the client still holds their futures."""
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Callable, Iterable, Iterator, Sequence
 
 
@@ -49,3 +50,23 @@ def ordered(client, fn: Callable, calls: Sequence[tuple]) -> list:
         return client.gather(futures)
     finally:
         client.cancel([f for f in futures if not f.done()])
+
+
+@contextlib.contextmanager
+def workers(rules, seats: Sequence, jobs: int) -> Iterator[tuple[int, object]]:
+    """The workers for a command's own chunks of work (not runs: hold-wild's branched
+    positions, the search's choices), and the dask client when the command plays on a cluster
+    (``sim.runs.where``): this machine's cores (``jobs``, 0 for all) and no client, or every
+    thread of the cluster, its workers warmed for ``seats`` and sent their models."""
+    from joblib import cpu_count
+
+    from sim.runs.where import current
+
+    where = current()
+    if where.backend != "dask":
+        yield (cpu_count() if jobs <= 0 else jobs), None
+        return
+    from sim.runs.runner import open_backend
+
+    with open_backend("dask", 0, where.scheduler, where.connect_timeout, rules, seats) as b:
+        yield b.workers, b.client
