@@ -4,7 +4,7 @@ VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 
-.PHONY: run test conformance bench bench-ab bench-ab-search bench-functions lint clean install
+.PHONY: run test conformance bench bench-ab bench-ab-search bench-cluster bench-functions lint clean install
 
 $(STAMP): pyproject.toml
 	@$(PYTHON) -c 'import sys; assert sys.version_info >= (3, 11), "handfoot needs Python 3.11+"'
@@ -36,6 +36,10 @@ bench-ab: $(STAMP)  # deals/s of this tree against commit $(OLD), interleaved, s
 
 bench-ab-search: $(STAMP)  # pimc's CPU ms per decision and rollouts/s of this tree against $(OLD), interleaved
 	$(PY) -m tests.bench.bench_ab $(OLD) --search --rounds 6
+
+GAMES ?= 60
+bench-cluster: $(STAMP)  # a search match on a local dask cluster: 2 workers against 1, same run
+	$(PY) -m tests.bench.cluster_speedup $(GAMES)
 
 CPATH ?= simulate
 MATCHUP ?= greedy-vs-greedy
