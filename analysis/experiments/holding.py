@@ -37,13 +37,12 @@ def collect(rules: Rules, seats: Sequence, positions: int, seed: int = 1,
     ``seats`` that hold at least ``positions`` of them, and the number of those games; chunks
     of games in parallel, each chunk's games fixed by the seed (so the rows do not depend on
     ``jobs``)."""
-    from joblib import Parallel, delayed
-
     from sim.runs import on_cluster
     from sim.runs.runner import models_of
 
-    with on_cluster.workers(rules, seats, jobs) as (workers, client):
-        models = models_of(seats) if client is not None else ()
+    with on_cluster.workers(rules, seats, jobs) as spread:
+        # with the models, for a cluster worker that joined since the warm-up
+        models = models_of(seats) if spread.client is not None else ()
         per_game = 10.0  # a first guess, refined after the first round
         chunks: list[np.ndarray] = []
         have = 0
@@ -52,12 +51,8 @@ def collect(rules: Rules, seats: Sequence, positions: int, seed: int = 1,
             games = max(games_per_chunk, math.ceil((positions - have) / per_game))
             starts = list(range(next_game, next_game + games, games_per_chunk))
             sizes = [min(games_per_chunk, next_game + games - s) for s in starts]
-            calls = [(rules, list(seats), seed, s, n) for s, n in zip(starts, sizes, strict=True)]
-            if client is not None:  # with the models, for a worker that joined since the warm-up
-                parts = on_cluster.ordered(client, _chunk, [c + (models,) for c in calls])
-            else:
-                parts = Parallel(n_jobs=min(workers, len(starts)))(
-                    delayed(_chunk)(*call) for call in calls)
+            parts = spread.map(_chunk, [(rules, list(seats), seed, s, n, models)
+                                        for s, n in zip(starts, sizes, strict=True)])
             for part in parts:
                 chunks.append(part)
                 have += len(part)

@@ -52,21 +52,36 @@ def ordered(client, fn: Callable, calls: Sequence[tuple]) -> list:
         client.cancel([f for f in futures if not f.done()])
 
 
+class Spread:
+    """Where a command's own chunks of work run (not runs: hold-wild's branched positions,
+    the search's choices): ``workers`` of this machine (joblib) or of the cluster (``client``)."""
+
+    def __init__(self, workers: int, client=None) -> None:
+        self.workers, self.client = workers, client
+
+    def map(self, fn: Callable, calls: Sequence[tuple]) -> list:
+        """``fn(*args)`` for every ``args`` in ``calls``, in the order given."""
+        if self.client is not None:
+            return ordered(self.client, fn, calls)
+        from joblib import Parallel, delayed
+
+        return Parallel(n_jobs=min(self.workers, len(calls)))(delayed(fn)(*a) for a in calls)
+
+
 @contextlib.contextmanager
-def workers(rules, seats: Sequence, jobs: int) -> Iterator[tuple[int, object]]:
-    """The workers for a command's own chunks of work (not runs: hold-wild's branched
-    positions, the search's choices), and the dask client when the command plays on a cluster
-    (``sim.runs.where``): this machine's cores (``jobs``, 0 for all) and no client, or every
-    thread of the cluster, its workers warmed for ``seats`` and sent their models."""
+def workers(rules, seats: Sequence, jobs: int) -> Iterator[Spread]:
+    """This machine's cores (``jobs``, 0 for all), or, when the command plays on a cluster
+    (``sim.runs.where``), every thread of the cluster, its workers warmed for ``seats`` and sent
+    their models."""
     from joblib import cpu_count
 
     from sim.runs.where import current
 
     where = current()
     if where.backend != "dask":
-        yield (cpu_count() if jobs <= 0 else jobs), None
+        yield Spread(cpu_count() if jobs <= 0 else jobs)
         return
     from sim.runs.runner import open_backend
 
     with open_backend("dask", 0, where.scheduler, where.connect_timeout, rules, seats) as b:
-        yield b.workers, b.client
+        yield Spread(b.workers, b.client)
