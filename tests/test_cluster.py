@@ -1,26 +1,29 @@
-"""The dask backend: the same job on a dask.distributed cluster (here a LocalCluster of two
-worker processes on loopback) gives the records of the local backend."""
+"""The dask backend: the same job on a dask.distributed cluster (a ``dask scheduler`` and two
+``dask worker`` processes on 127.0.0.1, started by the tests and stopped by their pids:
+``tests.dask_processes``) gives the records of the local backend."""
 
 from __future__ import annotations
 
 import pytest
 
+from tests.conftest import scaled
 from tests.runhelpers import cli, manifest, records, run_in, spec_for
 
 distributed = pytest.importorskip("distributed")
 
+from tests.dask_processes import process_cluster  # noqa: E402 (needs distributed)
+
 
 @pytest.fixture(scope="module")
 def cluster():
-    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
-                                  host="127.0.0.1", dashboard_address=None) as c:
+    with process_cluster(workers=2) as c:
         yield c
 
 
 def test_dask_cluster_gives_the_local_records(tmp_path, cluster):
     spec = spec_for(600, 75, seed=12)
     run_in(tmp_path / "local", spec, jobs=2)
-    run = run_in(tmp_path / "dask", spec, backend="dask", scheduler=cluster.scheduler_address,
+    run = run_in(tmp_path / "dask", spec, backend="dask", scheduler=cluster.address,
                  connect_timeout=30)
     assert records(tmp_path / "dask").equals(records(tmp_path / "local"))
     assert run.manifest["sessions"][-1]["backend"] == "dask"
@@ -29,10 +32,10 @@ def test_dask_cluster_gives_the_local_records(tmp_path, cluster):
 
 def test_dask_from_the_command_line(tmp_path, capsys, cluster):
     code, out, err = cli(capsys, "simulate", "--games", "200", "--chunk-size", "50",
-                         "--backend", "dask", "--scheduler", cluster.scheduler_address,
+                         "--backend", "dask", "--scheduler", cluster.address,
                          "--out-dir", str(tmp_path), "--name", "run", "--no-progress")
     assert code == 0, err
-    assert f"backend dask {cluster.scheduler_address} (2 worker threads)" in out
+    assert f"backend dask {cluster.address} (2 worker threads)" in out
     assert "200 games, 800 deals" in out
     local = tmp_path / "local"
     run_in(local, spec_for(200, 50, seed=1, teams=("greedy", "greedy")), jobs=1)
@@ -56,7 +59,7 @@ def test_compare_on_the_cluster_gives_the_local_records(tmp_path, capsys, cluste
                        "--reports-dir", str(tmp_path / "rl"))
     assert code == 0, err
     code, out, err = cli(capsys, *base, "--backend", "dask", "--scheduler",
-                         cluster.scheduler_address, "--connect-timeout", "30",
+                         cluster.address, "--connect-timeout", "30",
                          "--runs-dir", str(tmp_path / "dask"), "--reports-dir",
                          str(tmp_path / "rd"))
     assert code == 0, err
@@ -115,9 +118,9 @@ def test_the_branched_positions_of_hold_wild_are_the_same_on_the_cluster(cluster
     rules = PROFILES["standard"][0]
     seats = ["tuned"] * rules.players
     here, games_here = collect(rules, seats, 40, seed=2, jobs=1, games_per_chunk=4)
-    with distributed.Client(cluster.scheduler_address) as client, \
+    with distributed.Client(cluster.address) as client, \
             distributed.get_task_stream(client=client) as stream, \
-            use(Where("dask", cluster.scheduler_address, 30.0)):
+            use(Where("dask", cluster.address, 30.0)):
         there, games_there = collect(rules, seats, 40, seed=2, jobs=1, games_per_chunk=4)
     assert len(here) >= 40 and games_here == games_there
     assert np.array_equal(here, there)
@@ -130,11 +133,9 @@ def test_a_cluster_of_one_thread_plays_on_its_worker_not_on_the_client(tmp_path)
     would have played them all in the client: ``sim.runs.on_cluster``)."""
     spec = spec_for(120, 30, seed=8)
     run_in(tmp_path / "local", spec, jobs=1)
-    with distributed.LocalCluster(n_workers=1, threads_per_worker=1, processes=True,
-                                  host="127.0.0.1", dashboard_address=None) as c, \
-            distributed.Client(c.scheduler_address) as client, \
+    with process_cluster(workers=1) as c, distributed.Client(c.address) as client, \
             distributed.get_task_stream(client=client) as stream:
-        run = run_in(tmp_path / "dask", spec, backend="dask", scheduler=c.scheduler_address,
+        run = run_in(tmp_path / "dask", spec, backend="dask", scheduler=c.address,
                      connect_timeout=30)
     chunks = [t for t in stream.data if t["key"].startswith("compute_chunk-")]
     assert len(chunks) == len(run.chunks) == 4
@@ -152,11 +153,8 @@ def test_a_worker_killed_in_the_middle_of_a_run_loses_nothing(tmp_path, monkeypa
 
     spec = spec_for(400, 20, seed=21)
     run_in(tmp_path / "local", spec, jobs=1)
-    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
-                                  host="127.0.0.1", dashboard_address=None) as c, \
-            distributed.Client(c.scheduler_address) as client:
-        pids = client.run(os.getpid)
-        victim = sorted(pids.values())[0]
+    with process_cluster(workers=2) as c:
+        victim = c.worker_pids[0]
         store = Run.store
         killed = []
 
@@ -167,35 +165,37 @@ def test_a_worker_killed_in_the_middle_of_a_run_loses_nothing(tmp_path, monkeypa
                 killed.append(victim)
 
         monkeypatch.setattr(Run, "store", store_then_kill)
-        run = run_in(tmp_path / "dask", spec, backend="dask", scheduler=c.scheduler_address,
+        run = run_in(tmp_path / "dask", spec, backend="dask", scheduler=c.address,
                      connect_timeout=30)
     assert killed == [victim]
     assert len(run.done()) == len(run.chunks) == 20 and not run.missing()
     assert records(tmp_path / "dask").equals(records(tmp_path / "local"))
 
 
-# Every command of issue 31's Build 1 at a small size: its runs (and the files it writes) on
-# the cluster equal those of the local backend. (compare: above.)
+# Every command of issue 31's Build 1: its runs (and the files it writes) on the cluster equal
+# those of the local backend; small in `make test`, larger in `make conformance`. (compare:
+# above.)
+GAMES = str(scaled(30, 3))
 COMMANDS = {
     "sweep": ["sweep", "--strategy", "tactician", "--param", "keep_pairs=0,1", "--against",
-              "greedy", "--games", "3", "--seed", "2", "--report", "sw"],
+              "greedy", "--games", GAMES, "--seed", "2", "--report", "sw"],
     "rules-compare": ["rules-compare", "standard", "eleven", "--strong", "tactician",
-                      "--games", "3", "--seed", "2", "--report", "rc"],
-    "ladder": ["ladder", "--strategies", "greedy,random,cautious", "--games", "3", "--seed",
+                      "--games", GAMES, "--seed", "2", "--report", "rc"],
+    "ladder": ["ladder", "--strategies", "greedy,random,cautious", "--games", GAMES, "--seed",
                "2", "--report", "lad"],
-    "guide": ["guide", "--rules", "standard", "--player", "tuned", "--games", "3", "--seed",
+    "guide": ["guide", "--rules", "standard", "--player", "tuned", "--games", GAMES, "--seed",
               "2", "--report", "g"],
     "ask hold-wild": ["ask", "hold-wild", "--rules", "standard", "--player", "cautious",
-                      "--games", "3", "--positions", "40", "--search-positions", "12",
-                      "--report", "hw"],
+                      "--games", GAMES, "--positions", str(scaled(400, 40)),
+                      "--search-positions", str(scaled(100, 12)), "--report", "hw"],
     "tune": ["tune", "tactician", "--against", "greedy", "--seed", "4", "--first-rung", "8",
              "--rungs", "2", "--reduction", "3", "--startup", "4", "--params",
              "hold_wilds,go_out", "--budget", "400", "--remeasure", "10", "--report", "t",
              "--out", "OUT.toml"],
-    "learn": ["learn", "--rules", "standard", "--games", "80", "--seed", "3", "--sample-rate",
-              "0.05", "--worlds", "0", "--target", "value", "--kind", "ridge", "--player",
-              "cautious", "--rounds", "2", "--measure", "6", "--name", "ei", "--out",
-              "OUT.json"],
+    "learn": ["learn", "--rules", "standard", "--games", str(scaled(400, 80)), "--seed", "3",
+              "--sample-rate", "0.05", "--worlds", "0", "--target", "value", "--kind", "ridge",
+              "--player", "cautious", "--rounds", "2", "--measure", str(scaled(30, 6)),
+              "--name", "ei", "--out", "OUT.json"],
 }
 
 
@@ -225,31 +225,106 @@ def _written(root) -> dict:
     return out
 
 
-@pytest.mark.parametrize("command", list(COMMANDS))
-def test_every_command_on_the_cluster_writes_what_it_writes_here(command, tmp_path, capsys,
-                                                                 monkeypatch, cluster):
-    written = {}
-    for where, extra in (("local", ["--jobs", "1"]),
-                         ("dask", ["--backend", "dask", "--scheduler",
-                                   cluster.scheduler_address, "--connect-timeout", "30"])):
-        root = tmp_path / where
-        root.mkdir()
-        monkeypatch.chdir(root)
-        dirs = (["--runs-dir", "runs", "--report-dir", "report"] if command == "learn" else
-                ["--runs-dir", "runs", "--reports-dir", "reports"])
-        with distributed.Client(cluster.scheduler_address) as client, \
-                distributed.get_task_stream(client=client) as stream:
-            code, _, err = cli(capsys, *COMMANDS[command], *dirs, "--no-progress", *extra)
-        assert code == 0, err
-        written[where] = _written(root)
-        on_workers = [t["key"] for t in stream.data if t["key"].startswith("compute_chunk-")]
-        assert bool(on_workers) == (where == "dask")  # the dask pass played on the workers
-        if command == "ask hold-wild" and where == "dask":  # its own chunks there too
-            keys = {t["key"].rsplit("-", 5)[0] for t in stream.data}
-            assert {"_chunk", "_ask_chunk"} <= keys, keys
-    local, dask = written["local"], written["dask"]
+def _play(args: list[str], root, extra: list[str], capsys, monkeypatch) -> dict:
+    """Run a command in ``root`` (its runs and reports below it) and read back what it wrote."""
+    root.mkdir()
+    monkeypatch.chdir(root)
+    dirs = (["--runs-dir", "runs", "--report-dir", "report"] if args[0] == "learn" else
+            ["--runs-dir", "runs", "--reports-dir", "reports"])
+    code, _, err = cli(capsys, *args, *dirs, "--no-progress", *extra)
+    assert code == 0, err
+    return _written(root)
+
+
+def _on(address: str) -> list[str]:
+    return ["--backend", "dask", "--scheduler", address, "--connect-timeout", "30"]
+
+
+def _assert_same(local: dict, dask: dict) -> None:
     assert any(key.startswith("run ") for key in local)
     assert local.keys() == dask.keys()
     for key, value in local.items():
         same = value.equals(dask[key]) if hasattr(value, "equals") else value == dask[key]
         assert same, key
+
+
+@pytest.mark.conformance
+@pytest.mark.parametrize("command", list(COMMANDS))
+def test_every_command_on_the_cluster_writes_what_it_writes_here(command, tmp_path, capsys,
+                                                                 monkeypatch, cluster):
+    written = {}
+    for where, extra in (("local", ["--jobs", "1"]), ("dask", _on(cluster.address))):
+        with distributed.Client(cluster.address) as client, \
+                distributed.get_task_stream(client=client) as stream:
+            written[where] = _play(COMMANDS[command], tmp_path / where, extra, capsys,
+                                   monkeypatch)
+        on_workers = [t["key"] for t in stream.data if t["key"].startswith("compute_chunk-")]
+        assert bool(on_workers) == (where == "dask")  # the dask pass played on the workers
+        if command == "ask hold-wild" and where == "dask":  # its own chunks there too
+            keys = {t["key"].rsplit("-", 5)[0] for t in stream.data}
+            assert {"_chunk", "_ask_chunk"} <= keys, keys
+    _assert_same(written["local"], written["dask"])
+
+
+
+# Where each command loses a worker: compare (three chunks a seating, eight at size) as its
+# first chunk is stored; ask hold-wild when the first of a round of the search's choices (a
+# game a worker) is back and the other is still being played on the worker then killed.
+KILLED = {
+    "compare": (["compare", "tuned", "greedy", "--games", str(scaled(20_000, 420)), "--seed",
+                 "6", "--report", "k"], "store"),
+    "ask hold-wild": (COMMANDS["ask hold-wild"], "gather"),
+}
+
+
+@pytest.mark.conformance
+@pytest.mark.parametrize("command", list(KILLED))
+def test_a_worker_killed_in_the_middle_of_a_command_loses_nothing(command, tmp_path, capsys,
+                                                                  monkeypatch):
+    """One of two workers is SIGKILLed mid-command: the scheduler plays its work again on the
+    other, and the command writes what it writes on this machine (nothing lost, nothing
+    counted twice: the runs hold each chunk once)."""
+    import os
+    import signal
+    import time
+
+    from sim.runs.storage import Run
+
+    args, when = KILLED[command]
+    local = _play(args, tmp_path / "local", ["--jobs", "1"], capsys, monkeypatch)
+    killed: list[int] = []
+    with process_cluster(workers=2) as c:
+        victim = c.worker_pids[0]
+
+        def kill_once() -> None:
+            if not killed:
+                os.kill(victim, signal.SIGKILL)
+                killed.append(victim)
+
+        if when == "store":
+            store = Run.store
+
+            def store_then_kill(self, result):
+                store(self, result)
+                kill_once()
+
+            monkeypatch.setattr(Run, "store", store_then_kill)
+        else:
+            gather = distributed.Client.gather
+
+            def gather_after_a_kill(self, futures, *a, **k):
+                own = isinstance(futures, list) and len(futures) > 1 and all(
+                    str(getattr(f, "key", "")).startswith("_ask_chunk-") for f in futures)
+                if own and not killed:  # a round of the search's choices, not the warm-up
+                    while not any(f.done() for f in futures):
+                        time.sleep(0.01)
+                    kill_once()
+                return gather(self, futures, *a, **k)
+
+            monkeypatch.setattr(distributed.Client, "gather", gather_after_a_kill)
+        dask = _play(args, tmp_path / "dask", _on(c.address), capsys, monkeypatch)
+    assert killed == [victim]
+    _assert_same(local, dask)
+    for m in (tmp_path / "dask" / "runs").rglob("manifest.json"):
+        run = Run.open(m.parent)
+        assert len(run.done()) == len(run.chunks) and not run.missing(), m.parent
