@@ -175,7 +175,7 @@ def test_a_worker_killed_in_the_middle_of_a_run_loses_nothing(tmp_path, monkeypa
 # Every command of issue 31's Build 1: its runs (and the files it writes) on the cluster equal
 # those of the local backend; small in `make test`, larger in `make conformance`. (compare:
 # above.)
-GAMES = str(scaled(30, 3))
+GAMES = str(scaled(60, 3))
 COMMANDS = {
     "sweep": ["sweep", "--strategy", "tactician", "--param", "keep_pairs=0,1", "--against",
               "greedy", "--games", GAMES, "--seed", "2", "--report", "sw"],
@@ -186,15 +186,15 @@ COMMANDS = {
     "guide": ["guide", "--rules", "standard", "--player", "tuned", "--games", GAMES, "--seed",
               "2", "--report", "g"],
     "ask hold-wild": ["ask", "hold-wild", "--rules", "standard", "--player", "cautious",
-                      "--games", GAMES, "--positions", str(scaled(400, 40)),
-                      "--search-positions", str(scaled(100, 12)), "--report", "hw"],
+                      "--games", GAMES, "--positions", str(scaled(1000, 40)),
+                      "--search-positions", str(scaled(200, 12)), "--report", "hw"],
     "tune": ["tune", "tactician", "--against", "greedy", "--seed", "4", "--first-rung", "8",
              "--rungs", "2", "--reduction", "3", "--startup", "4", "--params",
              "hold_wilds,go_out", "--budget", "400", "--remeasure", "10", "--report", "t",
              "--out", "OUT.toml"],
-    "learn": ["learn", "--rules", "standard", "--games", str(scaled(400, 80)), "--seed", "3",
+    "learn": ["learn", "--rules", "standard", "--games", str(scaled(1000, 80)), "--seed", "3",
               "--sample-rate", "0.05", "--worlds", "0", "--target", "value", "--kind", "ridge",
-              "--player", "cautious", "--rounds", "2", "--measure", str(scaled(30, 6)),
+              "--player", "cautious", "--rounds", "2", "--measure", str(scaled(60, 6)),
               "--name", "ei", "--out", "OUT.json"],
 }
 
@@ -271,7 +271,7 @@ def test_every_command_on_the_cluster_writes_what_it_writes_here(command, tmp_pa
 # first chunk is stored; ask hold-wild when the first of a round of the search's choices (a
 # game a worker) is back and the other is still being played on the worker then killed.
 KILLED = {
-    "compare": (["compare", "tuned", "greedy", "--games", str(scaled(20_000, 420)), "--seed",
+    "compare": (["compare", "tuned", "greedy", "--games", str(scaled(50_000, 420)), "--seed",
                  "6", "--report", "k"], "store"),
     "ask hold-wild": (COMMANDS["ask hold-wild"], "gather"),
 }
