@@ -173,10 +173,14 @@ def test_a_worker_killed_in_the_middle_of_a_run_loses_nothing(tmp_path, monkeypa
 
 
 # Every command of issue 31's Build 1: its runs (and the files it writes) on the cluster equal
-# those of the local backend; small in `make test`, larger in `make conformance`. (compare:
-# above.)
+# those of the local backend; small in `make test`, larger in `make conformance`. (compare at a
+# fixed size: above.)
 GAMES = str(scaled(60, 3))
 COMMANDS = {
+    "compare --sprt": ["compare", "greedy", "random", "--sprt", "0,5", "--seed", "2",
+                       "--report", "sp"],
+    "compare --until-ci": ["compare", "greedy", "random", "--until-ci", "0.3", "--seed", "2",
+                           "--report", "uc"],
     "sweep": ["sweep", "--strategy", "tactician", "--param", "keep_pairs=0,1", "--against",
               "greedy", "--games", GAMES, "--seed", "2", "--report", "sw"],
     "rules-compare": ["rules-compare", "standard", "eleven", "--strong", "tactician",

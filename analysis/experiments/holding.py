@@ -38,11 +38,8 @@ def collect(rules: Rules, seats: Sequence, positions: int, seed: int = 1,
     of games in parallel, each chunk's games fixed by the seed (so the rows do not depend on
     ``jobs``)."""
     from sim.runs import on_cluster
-    from sim.runs.runner import models_of
 
     with on_cluster.workers(rules, seats, jobs) as spread:
-        # with the models, for a cluster worker that joined since the warm-up
-        models = models_of(seats) if spread.client is not None else ()
         per_game = 10.0  # a first guess, refined after the first round
         chunks: list[np.ndarray] = []
         have = 0
@@ -51,7 +48,7 @@ def collect(rules: Rules, seats: Sequence, positions: int, seed: int = 1,
             games = max(games_per_chunk, math.ceil((positions - have) / per_game))
             starts = list(range(next_game, next_game + games, games_per_chunk))
             sizes = [min(games_per_chunk, next_game + games - s) for s in starts]
-            parts = spread.map(_chunk, [(rules, list(seats), seed, s, n, models)
+            parts = spread.map(_chunk, [(rules, list(seats), seed, s, n, spread.models)
                                         for s, n in zip(starts, sizes, strict=True)])
             for part in parts:
                 chunks.append(part)

@@ -45,7 +45,6 @@ def ask_search(rules: Rules, player_spec: str, search_spec: str, seed: int,
     game's positions depend on the seed alone, so the rows are those of one game after
     another, whatever the split."""
     from sim.runs import on_cluster
-    from sim.runs.runner import models_of
     from strategies.per_profile import resolve_seats
 
     player = tuple(resolve_seats([player_spec] * rules.players, rules))
@@ -54,15 +53,14 @@ def ask_search(rules: Rules, player_spec: str, search_spec: str, seed: int,
     have = next_game = 0
     per_game = math.inf  # positions a game: the first round plays a game a worker to learn it
     mixed = tuple(search[i] if i % 2 else player[i] for i in range(rules.players))
-    with on_cluster.workers(rules, mixed, jobs) as spread:  # warmed for both
-        models = models_of(player + search) if spread.client is not None else ()
+    with on_cluster.workers(rules, mixed, jobs) as spread:  # warmed for, and models of, both
         workers = spread.workers
         while have < positions and next_game < MAX_GAMES:
             need = positions - have
             games = min(MAX_GAMES - next_game, max(workers, math.ceil(need / per_game)))
             size = math.ceil(games / workers)
             calls = [(rules, player, search, seed, first, min(size, next_game + games - first),
-                      need, models) for first in range(next_game, next_game + games, size)]
+                      need, spread.models) for first in range(next_game, next_game + games, size)]
             found = spread.map(_ask_chunk, calls)
             parts.extend(found)
             have += sum(len(part) for part in found)

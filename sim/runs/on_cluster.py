@@ -54,10 +54,12 @@ def ordered(client, fn: Callable, calls: Sequence[tuple]) -> list:
 
 class Spread:
     """Where a command's own chunks of work run (not runs: hold-wild's branched positions,
-    the search's choices): ``workers`` of this machine (joblib) or of the cluster (``client``)."""
+    the search's choices): ``workers`` of this machine (joblib) or of the cluster (``client``).
+    ``models`` are the model files a chunk's call must carry to a cluster worker (one that
+    joined after the warm-up has not been sent them); none on this machine."""
 
-    def __init__(self, workers: int, client=None) -> None:
-        self.workers, self.client = workers, client
+    def __init__(self, workers: int, client=None, models: tuple = ()) -> None:
+        self.workers, self.client, self.models = workers, client, models
 
     def map(self, fn: Callable, calls: Sequence[tuple]) -> list:
         """``fn(*args)`` for every ``args`` in ``calls``, in the order given."""
@@ -81,7 +83,7 @@ def workers(rules, seats: Sequence, jobs: int) -> Iterator[Spread]:
     if where.backend != "dask":
         yield Spread(cpu_count() if jobs <= 0 else jobs)
         return
-    from sim.runs.runner import open_backend
+    from sim.runs.runner import models_of, open_backend
 
     with open_backend("dask", 0, where.scheduler, where.connect_timeout, rules, seats) as b:
-        yield Spread(b.workers, b.client)
+        yield Spread(b.workers, b.client, models_of(seats))

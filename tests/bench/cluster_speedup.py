@@ -1,8 +1,9 @@
 """A search match on a local dask cluster, one worker against two, in the same run.
 
 ``python -m tests.bench.cluster_speedup [GAMES]`` plays ``compare pimc tuned --games GAMES``
-(seed 5) on a LocalCluster of 1, 2, 2 and 1 worker processes on 127.0.0.1, in that order so a
-drift of the machine falls on both, and prints one JSON line per match and the speedup of two
+(seed 5) on a local cluster (``tests.dask_processes``: a ``dask scheduler`` and 1, 2, 2 and 1
+``dask worker`` processes on 127.0.0.1), in that order so a drift of the machine falls on both,
+and prints one JSON line per match and the speedup of two
 workers over one, on play time (the runs' session seconds) and on wall time (which adds the
 connection and the workers' warm-up)."""
 
@@ -18,16 +19,15 @@ from pathlib import Path
 
 def match(workers: int, games: str) -> dict:
     """One compare on a fresh cluster of ``workers`` one-thread worker processes."""
-    import distributed
+    from tests.dask_processes import process_cluster
 
-    with distributed.LocalCluster(n_workers=workers, threads_per_worker=1, processes=True,
-                                  host="127.0.0.1", dashboard_address=None) as cluster:
+    with process_cluster(workers=workers) as cluster:
         folder = Path(tempfile.mkdtemp())
         start = time.perf_counter()
         done = subprocess.run(
             [sys.executable, "-m", "sim.cli.main", "compare", "pimc", "tuned", "--games",
              games, "--seed", "5", "--no-progress", "--backend", "dask", "--scheduler",
-             cluster.scheduler_address, "--connect-timeout", "60", "--runs-dir",
+             cluster.address, "--connect-timeout", "60", "--runs-dir",
              str(folder / "runs"), "--reports-dir", str(folder / "reports")],
             capture_output=True, text=True)
         wall = time.perf_counter() - start
