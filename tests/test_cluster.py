@@ -332,3 +332,40 @@ def test_a_worker_killed_in_the_middle_of_a_command_loses_nothing(command, tmp_p
     for m in (tmp_path / "dask" / "runs").rglob("manifest.json"):
         run = Run.open(m.parent)
         assert len(run.done()) == len(run.chunks) and not run.missing(), m.parent
+
+
+@pytest.mark.conformance
+def test_ctrl_c_on_the_cluster_then_the_same_command_finishes_it(tmp_path, capsys, monkeypatch,
+                                                                 cluster):
+    """Ctrl-C (SIGINT to the command's process group, right after its second chunk is stored:
+    the runner's test hook) stops a compare on the cluster with exit code 130 and the kept
+    chunks named; the same command again finishes it there, each chunk played once, with the
+    records of this machine."""
+    from sim.runs.runner import INTERRUPT_AFTER
+    from sim.runs.storage import Run
+    from tests.runhelpers import start_cli
+
+    args = ["compare", "greedy", "random", "--games", str(scaled(6000, 600)), "--seed", "7",
+            "--report", "cc"]
+    local = _play(args, tmp_path / "local", ["--jobs", "1"], capsys, monkeypatch)
+    root = tmp_path / "dask"
+    root.mkdir()
+    monkeypatch.chdir(root)
+    dirs = ["--runs-dir", "runs", "--reports-dir", "reports", "--no-progress",
+            *_on(cluster.address)]
+    monkeypatch.setenv(INTERRUPT_AFTER, "2")
+    proc = start_cli(*args, *dirs, cwd=root)
+    monkeypatch.delenv(INTERRUPT_AFTER)  # the second try below runs in this process
+    _, err = proc.communicate(timeout=300)
+    assert proc.returncode == 130, err
+    assert "Traceback" not in err and "the same command again" in err, err
+    stopped = [Run.open(m.parent) for m in (root / "runs").rglob("manifest.json")]
+    assert any(r.manifest["status"] == "interrupted" for r in stopped)
+    assert sum(len(r.done()) for r in stopped) < sum(len(r.chunks) for r in stopped)
+    code, _, err = cli(capsys, *args, *dirs)
+    assert code == 0, err
+    _assert_same(local, _written(root))
+    for m in (root / "runs").rglob("manifest.json"):
+        run = Run.open(m.parent)
+        assert run.manifest["status"] == "complete" and not run.missing(), m.parent
+        assert len(run.done()) == len(run.chunks), m.parent
