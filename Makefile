@@ -31,8 +31,9 @@ bench: $(STAMP)
 	$(PY) -m tests.bench.bench
 
 OLD ?= 6e4241a
-bench-ab: $(STAMP)  # deals/s of this tree against commit $(OLD), interleaved, same run
-	$(PY) -m tests.bench.bench_ab $(OLD)
+MATCHUPS ?=
+bench-ab: $(STAMP)  # deals/s of this tree against commit $(OLD), interleaved, same run; MATCHUPS="standard:learned standard:tuned" for only those
+	$(PY) -m tests.bench.bench_ab $(OLD) $(foreach m,$(MATCHUPS),--matchup $(m))
 
 bench-ab-search: $(STAMP)  # pimc's CPU ms per decision and rollouts/s of this tree against $(OLD), interleaved
 	$(PY) -m tests.bench.bench_ab $(OLD) --search --rounds 6

@@ -83,8 +83,9 @@ def _read(path: str) -> dict[str, Rungs]:
 
 def play_fingerprints(profile: str) -> dict[str, str]:
     """What decides how a profile's shipped fast players play, hashed: the tuned file's
-    parameters (not its comments) and the learned model's numbers as the engine reads them
-    (not its metadata). Equal fingerprints: the same play."""
+    parameters (not its comments) and the learned model's numbers in the engine's layout as
+    fitted (not its metadata; ``Model.layout``, before the engine zeroes subnormals, which
+    changes no play). Equal fingerprints: the same play."""
     import hashlib
     import json
 
@@ -99,7 +100,7 @@ def play_fingerprints(profile: str) -> dict[str, str]:
         out["tuned"] = hashlib.sha256(params).hexdigest()[:16]
     model = learned_file(profile)
     if model.is_file():
-        out["learned"] = hashlib.sha256(read_model(model).flat().tobytes()).hexdigest()[:16]
+        out["learned"] = hashlib.sha256(read_model(model).layout().tobytes()).hexdigest()[:16]
     return out
 
 

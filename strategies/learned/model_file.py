@@ -101,7 +101,13 @@ class Model:
         return len(self.hidden_bias) if self.kind == "mlp" else 0
 
     def flat(self) -> np.ndarray:
-        """The model as the kernels read it (``strategies.lookahead.value``)."""
+        """The model as the kernels read it (``strategies.lookahead.value``): ``layout`` with
+        its subnormal numbers zeroed (``flush_subnormals``)."""
+        return flush_subnormals(self.layout(), HEADER)
+
+    def layout(self) -> np.ndarray:
+        """The fitted numbers in the kernels' layout, exactly (what a play fingerprint hashes:
+        ``flat`` plays the same game)."""
         n = self.inputs
         target = TARGETS[self.target]
         out = np.zeros(slots_needed(KINDS[self.kind], target, N_FEATURES, self.hidden),
@@ -142,6 +148,23 @@ class Model:
         out[body + h + h * f:body + h + 2 * h * f] = (w1 + w2).T.ravel()
         out[body + h + 2 * h * f:body + 2 * h + 2 * h * f] = self.output_weights
         out[body + 2 * h + 2 * h * f] = self.output_bias
+
+
+def flush_subnormals(flat: np.ndarray, start: int) -> np.ndarray:
+    """``flat`` with every number past ``start`` smaller than the smallest normal double set to
+    zero.
+
+    Training decays the weights of features that never vary towards zero, and hundreds of them
+    end below 2**-1022 in every shipped network. On x86 each product with such a subnormal takes
+    the microcode path, about a hundred cycles instead of one: the advantage network's shared
+    term took 2,200 ns a decision with them and 310 ns without. Zeroing them plays the same
+    game: a subnormal weight times an input of the models' range (|x| < 2**40) is below 2**-982,
+    under half a unit in the last place of every sum the kernels form unless that sum is itself
+    within 2**-929 of zero, so adding it changes no bit; the golden cases and 1,000-game records
+    in three profiles are byte-identical with and without (issue 29)."""
+    body = flat[start:]
+    body[np.abs(body) < np.finfo(np.float64).tiny] = 0.0
+    return flat
 
 
 def dumps(model: Model) -> str:

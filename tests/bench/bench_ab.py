@@ -97,7 +97,7 @@ def old_tree(new: Path, commit: str) -> Iterator[Path]:
 
 def compare_deals(old: Path, new: Path, args: argparse.Namespace) -> None:
     """Deals per CPU-second of each matchup, old against new."""
-    for profile, strategy in MATCHUPS:
+    for profile, strategy in args.matchup or MATCHUPS:
         rates: dict[str, list[float]] = {"old": [], "new": []}
         for _ in range(args.rounds):
             rates["old"].append(rate(old, profile, strategy, args.games, args.reps))
@@ -146,6 +146,13 @@ def compare_search(old: Path, new: Path, args: argparse.Namespace) -> None:
                       "same_play": len(digests) == 1}), flush=True)
 
 
+def _matchup(text: str) -> tuple[str, str]:
+    profile, sep, strategy = text.partition(":")
+    if not sep or not profile or not strategy:
+        raise argparse.ArgumentTypeError(f"{text!r} is not PROFILE:STRATEGY")
+    return profile, strategy
+
+
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("old", help="the commit to compare with (e.g. 715d02a)")
@@ -156,6 +163,8 @@ def main(argv: list[str] | None = None) -> None:
                         help="time pimc's decisions (against tuned) instead of deals")
     parser.add_argument("--search-games", type=int, default=10,
                         help="with --search: games timed per round and side")
+    parser.add_argument("--matchup", action="append", type=_matchup, metavar="PROFILE:STRATEGY",
+                        help="time only these (repeatable), e.g. standard:learned")
     args = parser.parse_args(argv)
     new = Path(__file__).resolve().parents[2]
     with old_tree(new, args.old) as old:
