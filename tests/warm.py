@@ -6,10 +6,11 @@ entry points). Without it each worker would compile its own copy at the same tim
 
 numba compiles on one thread, so the warm-up shares its tasks between two processes: the
 first task (the game loop with greedy, which every other task loads from the cache) runs
-alone, then this process and a second one each take half of the rest, longest first by the
-seconds each took cold (``COLD_SECONDS``, measured with ``--serial``). Both write the same
-cache; numba replaces a cache file whole, so a function both happen to compile is only
-compiled twice, never left half-written. ``--serial`` runs every task here, in order, and
+with only the engine compiling beside it (``sim.runs.compile_ahead``), then this process and
+a second one each take half of the rest, longest first by the seconds each took cold
+(``COLD_SECONDS``, measured with ``--serial``). Both write the same cache; numba replaces a
+cache file whole, so a function both happen to compile is only compiled twice, never left
+half-written. ``--serial`` runs every task here, in order, and
 prints the seconds each took."""
 
 from __future__ import annotations
@@ -19,6 +20,8 @@ import subprocess
 import sys
 import time
 from collections.abc import Callable
+
+from sim.runs import compile_ahead
 
 # Seconds each task took from an empty cache after the ones before it (python -m tests.warm
 # --serial on a 2-core machine); only the split between the two processes depends on them.
@@ -43,7 +46,14 @@ def warm(processes: int = 2) -> float:
     """Run every task, in ``processes`` processes after the first task; the seconds it took."""
     start = time.perf_counter()
     todo = tasks()
-    todo[0][1]()
+    helper = compile_ahead.start()  # the engine, in a second process, while the first task runs
+    try:
+        todo[0][1]()
+    except BaseException:
+        compile_ahead.stop(helper)
+        raise
+    compile_ahead.finish(helper)
+    compile_ahead.mark_warm()
     rest = [name for name, _ in todo[1:]]
     if processes < 2 or not rest:
         _run(rest, todo)

@@ -54,8 +54,18 @@ class Interrupted(Exception):  # noqa: N818 - it is an event, not an error
 def warm_cache(rules: Rules, seat_strategies: Sequence,
                recording: Recording | None = None) -> None:
     """Compile (or load from the cache) once, before any worker starts (a recording run's
-    loop too)."""
-    play(rules, seat_strategies, seed=0, first_game=0, n_games=1)
+    loop too); from a cold cache the engine compiles in a second process meanwhile
+    (``sim.runs.compile_ahead``)."""
+    from sim.runs import compile_ahead
+
+    helper = compile_ahead.start()
+    try:
+        play(rules, seat_strategies, seed=0, first_game=0, n_games=1)
+    except BaseException:  # an error or Ctrl-C: nothing waits for the helper's compiles
+        compile_ahead.stop(helper)
+        raise
+    compile_ahead.finish(helper)
+    compile_ahead.mark_warm()
     if recording is not None:
         from sim.play.recording import record
 

@@ -112,7 +112,7 @@ def score_candidates(g, w, t, x, seat: int, count: int, worlds: int) -> None:
     resume(w, t, trace_on, stream)
 
 
-@njit(cache=True)
+@hook
 def choose(g, w, t, x, seat: int) -> int:
     """The candidate with the best model value, kept to the base policy's unless another beats
     it by ``margin``; left in ``w.prop``, its value returned."""
@@ -139,26 +139,6 @@ def choose(g, w, t, x, seat: int) -> int:
     return w.cand_value[best]
 
 
-@hook
-def choose_pickup(g, w, t, x, seat):
-    return choose(g, w, t, x, seat)
-
-
-@hook
-def propose_melds(g, w, t, x, seat):
-    return choose(g, w, t, x, seat)
-
-
-@hook
-def grant(g, w, t, x, seat):
-    return choose(g, w, t, x, seat)
-
-
-@hook
-def go_out(g, w, t, x, seat):
-    return choose(g, w, t, x, seat)
-
-
-@hook
-def choose_discard(g, w, t, x, seat):
-    return choose(g, w, t, x, seat)
+# The five decisions share one compiled hook: numba compiles each hook with the whole player
+# it calls linked into it, so five hooks cost five compiles of the same code.
+choose_pickup = propose_melds = grant = go_out = choose_discard = choose
