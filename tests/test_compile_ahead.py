@@ -27,3 +27,12 @@ def test_the_loop_calls_the_entry_points_at_the_types_the_helper_compiles():
     for dispatcher, argtypes in compile_ahead.entry_points():
         cached = [key[0] for key in dispatcher._cache._cache_file._load_index()]
         assert cached == [tuple(argtypes)], dispatcher.py_func.__name__
+
+
+def test_another_clone_of_the_same_build_is_not_taken_for_warm(tmp_path, monkeypatch):
+    """numba caches each tree's functions apart (by the tree's path), so a warm clone says
+    nothing of another: its marker is its own."""
+    monkeypatch.setenv("NUMBA_CACHE_DIR", str(tmp_path / "cache"))
+    compile_ahead.mark_warm()
+    monkeypatch.setattr(compile_ahead, "ROOT", tmp_path / "another-clone")
+    assert not compile_ahead.is_warm()

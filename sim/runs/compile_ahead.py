@@ -12,25 +12,30 @@ compiling it (a function both reach at the same moment is compiled twice, never 
 numba replaces a cache file whole). Nothing the helper does changes what is compiled, only
 which process compiles it first.
 
-Whether the cache is cold is read from a marker per engine build (``sim.cache.build_key``)
-that ``mark_warm`` leaves in the cache folder after a warm-up, so a warm start launches
-nothing.
+Whether the cache is cold is read from a marker per tree and engine build
+(``sim.cache.build_key``) that ``mark_warm`` leaves in the cache folder after a warm-up, so a
+warm start launches nothing.
 """
 
 from __future__ import annotations
 
+import hashlib
 import os
 import subprocess
 import sys
 from pathlib import Path
 
-from sim.cache import build_key
+from sim.cache import ROOT, build_key
 
 FINISH_SECONDS = 30.0
 
 
 def _marker() -> Path:
-    return Path(os.environ["NUMBA_CACHE_DIR"]) / f"warm-{build_key()[:16]}"
+    """The cache folder's marker for this build of this tree: numba caches a tree's functions
+    under a subfolder named after the tree's path, so two clones of one build share a cache
+    folder but not their compiled code."""
+    tree = hashlib.sha256(f"{ROOT}\0{build_key()}".encode()).hexdigest()[:16]
+    return Path(os.environ["NUMBA_CACHE_DIR"]) / f"warm-{tree}"
 
 
 def is_warm() -> bool:
