@@ -2,7 +2,9 @@
 
 Every strategy module defines the five hooks of ``HOOK_NAMES``, each compiled with
 ``sim.engine.hooktypes.hook``; a module that lacks one is refused by name, so no seat can ever
-play some other strategy's hook by accident.
+play some other strategy's hook by accident. A player that answers every decision the same way
+(the searches, ``learned``) names one hook five times: numba compiles each hook with the whole
+player it calls linked into it, so five one-line hooks cost five compiles of the same code.
 """
 
 from __future__ import annotations

@@ -46,14 +46,8 @@ def warm(processes: int = 2) -> float:
     """Run every task, in ``processes`` processes after the first task; the seconds it took."""
     start = time.perf_counter()
     todo = tasks()
-    helper = compile_ahead.start()  # the engine, in a second process, while the first task runs
-    try:
+    with compile_ahead.engine_beside():
         todo[0][1]()
-    except BaseException:
-        compile_ahead.stop(helper)
-        raise
-    compile_ahead.finish(helper)
-    compile_ahead.mark_warm()
     rest = [name for name, _ in todo[1:]]
     if processes < 2 or not rest:
         _run(rest, todo)

@@ -23,6 +23,8 @@ import hashlib
 import os
 import subprocess
 import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 from sim.cache import ROOT, build_key
@@ -81,6 +83,21 @@ def stop(helper: subprocess.Popen | None) -> None:
         helper.wait()
 
 
+@contextmanager
+def engine_beside() -> Iterator[None]:
+    """Run the block (a first game, which compiles what it plays) with the helper compiling the
+    engine beside it when the cache is cold; on an error or Ctrl-C nothing waits for the
+    helper. Afterwards this build counts as warm."""
+    helper = start()
+    try:
+        yield
+    except BaseException:
+        stop(helper)
+        raise
+    finish(helper)
+    mark_warm()
+
+
 def entry_points() -> list[tuple]:
     """The engine's entry points, each with the argument types the game loop
     (``sim.play.loop``) passes them: game, work and trace records, int64 scalars, int64 rows."""
@@ -101,12 +118,10 @@ def entry_points() -> list[tuple]:
 
 
 def compile_engine() -> None:
-    """Compile (or load) every entry point, the longest first."""
+    """Compile (or load) every entry point."""
     for dispatcher, argtypes in entry_points():
         dispatcher.compile(argtypes)
 
 
-if __name__ == "__main__":
-    import sim  # noqa: F401 - the cache folder and locator, before numba
-
+if __name__ == "__main__":  # python -m imports the sim package, and with it the cache set-up
     compile_engine()

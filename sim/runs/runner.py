@@ -58,14 +58,8 @@ def warm_cache(rules: Rules, seat_strategies: Sequence,
     (``sim.runs.compile_ahead``)."""
     from sim.runs import compile_ahead
 
-    helper = compile_ahead.start()
-    try:
+    with compile_ahead.engine_beside():
         play(rules, seat_strategies, seed=0, first_game=0, n_games=1)
-    except BaseException:  # an error or Ctrl-C: nothing waits for the helper's compiles
-        compile_ahead.stop(helper)
-        raise
-    compile_ahead.finish(helper)
-    compile_ahead.mark_warm()
     if recording is not None:
         from sim.play.recording import record
 

@@ -139,6 +139,5 @@ def choose(g, w, t, x, seat: int) -> int:
     return w.cand_value[best]
 
 
-# The five decisions share one compiled hook: numba compiles each hook with the whole player
-# it calls linked into it, so five hooks cost five compiles of the same code.
+# One compiled hook for every decision (why: strategies.hooks).
 choose_pickup = propose_melds = grant = go_out = choose_discard = choose

@@ -16,6 +16,5 @@ def decide(g, w, t, x, seat):
     return search(g, w, t, x, seat, VIEW_HANDS)
 
 
-# The five decisions share one compiled hook: numba compiles each hook with the whole player
-# it calls linked into it, so five hooks cost five compiles of the same code.
+# One compiled hook for every decision (why: strategies.hooks).
 choose_pickup = propose_melds = grant = go_out = choose_discard = decide
