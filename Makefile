@@ -21,7 +21,7 @@ run: $(STAMP)  # a 20,000-game run, then the strategy guide and card for standar
 
 test: $(STAMP)  # compile once, then the suite on every core (pytest-xdist)
 	$(PY) -m tests.warm
-	$(PY) -m pytest -q -n auto
+	$(PY) -m pytest -q -n auto -m 'not conformance_only'
 
 conformance: $(STAMP)  # the checks at scale at full size (about 20 minutes on 2 cores; CI runs it)
 	$(PY) -m tests.warm

@@ -282,6 +282,7 @@ KILLED = {
 
 
 @pytest.mark.conformance
+@pytest.mark.conformance_only  # 29 s: `make test` kills a worker mid-simulate (above)
 @pytest.mark.parametrize("command", list(KILLED))
 def test_a_worker_killed_in_the_middle_of_a_command_loses_nothing(command, tmp_path, capsys,
                                                                   monkeypatch):

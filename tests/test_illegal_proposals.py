@@ -24,7 +24,6 @@ from sim.engine.reasons import IllegalProposal
 from sim.play.api import make_table, play
 from strategies.hooks import hooks_of
 from strategies.registry import REGISTRY, with_params
-from tests.conftest import LONG
 
 
 @njit(cache=True)
@@ -128,17 +127,23 @@ def played(strategy: str):
     return with_params(info, strategy, {"worlds": 2}) if "worlds" in info.params else info
 
 
+# Each saboteur is a numba closure, compiled afresh every run with the whole hook it wraps:
+# about 5 s a case for the players that search or score candidates, a second for the others.
 # The two oracles call pimc's ``search`` with another view of the cards: the proposals they
 # pass to the engine are made by the same code, so `make test` checks pimc's and `make
-# conformance` (HANDFOOT_LONG_CHECKS=1) theirs too (each saboteur is a numba closure, compiled
-# afresh every run: about 7 s a case).
+# conformance` theirs too. pimc and learned are checked on one decision in `make test` (the
+# meld, the richest proposal) and on every decision in `make conformance`.
 SAME_PROPOSALS_AS_PIMC = ("oracle", "oracle-hands")
+SLOW_TO_WRAP = ("pimc", "learned")
+AT_SIZE = (pytest.mark.conformance, pytest.mark.conformance_only)
 
 
-def strategies() -> list:
-    """Every registered strategy; the oracles only under `make conformance`."""
-    return [pytest.param(name, marks=pytest.mark.conformance) if name in SAME_PROPOSALS_AS_PIMC
-            else name for name in REGISTRY if LONG or name not in SAME_PROPOSALS_AS_PIMC]
+def cases() -> list:
+    """Every registered strategy and decision; the oracles, and pimc's and learned's decisions
+    other than the meld, only in `make conformance`."""
+    return [pytest.param(name, kind, marks=AT_SIZE) if name in SAME_PROPOSALS_AS_PIMC or (
+        name in SLOW_TO_WRAP and kind != "meld") else pytest.param(name, kind)
+        for name in REGISTRY for kind in KINDS]
 
 
 def test_the_oracles_propose_through_pimcs_search():
@@ -160,8 +165,7 @@ def test_the_oracles_propose_through_pimcs_search():
 
 
 @pytest.mark.parametrize("checked", [False, True], ids=["normal", "checked"])
-@pytest.mark.parametrize("kind", list(KINDS))
-@pytest.mark.parametrize("strategy", strategies())
+@pytest.mark.parametrize(("strategy", "kind"), cases())
 def test_an_illegal_proposal_stops_the_deal_naming_the_rule(strategy, kind, checked):
     decision, _, rules_named, words = KINDS[kind]
     rules = Rules()
