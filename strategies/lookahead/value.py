@@ -26,6 +26,8 @@ lays the fitted numbers out in one float64 array, which reaches the kernels per 
 
 from __future__ import annotations
 
+from numba import uint64
+
 from sim.engine.jit import njit
 from strategies.lookahead.schema import (
     ADVANTAGE,
@@ -77,28 +79,26 @@ def advantage_base(m, base, acc) -> None:
 def advantage_of(m, x, base, acc) -> float:
     """A folded advantage MLP's prediction for the candidate with features ``x``, given
     ``advantage_base`` in ``acc[:hidden]``; only the features the candidate changes are
-    visited (``acc`` past the hidden units is scratch for them: their changes, their slots,
-    then the units' inputs), each unit adding them in feature order as ``advantage_base``
-    does."""
+    visited, each unit adding them in feature order as ``advantage_base`` does (``acc`` past
+    the shared term is scratch for the units' inputs).
+
+    The slots are unsigned integers on purpose: numba wraps a negative signed index around
+    (``a[-1]``), a test in the inner loop that kept it from vectorising; with unsigned ones it
+    vectorises: 590 -> 200 ns a call with 12 features changed, 1,260 -> 280 ns with 30 (the
+    shipped standard model, issue 29), the same sums in the same order, so the same bits."""
     f = int(m[V_FEATURES])
-    hidden = int(m[V_HIDDEN])
-    c = _folded(m) + hidden + hidden * f
-    out_w = c + hidden * f
-    units = hidden + 2 * f
-    changed = 0
+    hidden = uint64(int(m[V_HIDDEN]))
+    c = uint64(_folded(m)) + hidden + hidden * uint64(f)
+    out_w = c + hidden * uint64(f)
+    units = hidden + uint64(2 * f)
+    for h in range(hidden):
+        acc[units + h] = acc[h]
     for j in range(f):
         d = x[j] - base[j]
         if d != 0.0:
-            acc[hidden + changed] = d
-            acc[hidden + f + changed] = j
-            changed += 1
-    for h in range(hidden):
-        acc[units + h] = acc[h]
-    for i in range(changed):
-        d = acc[hidden + i]
-        row = c + int(acc[hidden + f + i]) * hidden
-        for h in range(hidden):
-            acc[units + h] += m[row + h] * d
+            row = c + uint64(j) * hidden
+            for h in range(hidden):
+                acc[units + h] += m[row + h] * d
     total = m[out_w + hidden]
     for h in range(hidden):
         a = acc[units + h]
