@@ -3,14 +3,14 @@
 The decision-by-decision section branches every position where the strong player would meld a
 wild (analysis.experiments.holding, ``sim.play.branching.collect_holds``). Here the same games
 are played again (the same seed, deals and strategies, so the same positions come up: the
-branches there never touch the real game), in compiled code from one such position to the next
-(``sim.play.branching.play_to_wild_meld``: asking each decision from Python cost milliseconds a
-call, most of a small report's time), and at the first
-``positions`` of those decisions the search player (``pimc`` at its defaults) is handed a copy
-of the position and asked what it would meld. A row records where it was (game, deal, turn,
-seat), the wilds in the player's line and in the search's line, and the wilds in hand; the
-report joins the rows to the branched positions by where they were and checks the situation
-matches, so it can say how often the search holds and whether it holds where holding pays.
+branches there never touch the real game), all in compiled code
+(``sim.play.asking.ask_at_wild_melds``: each call into the engine from Python cost about a
+millisecond), and at the first ``positions`` of those decisions the search player (``pimc`` at
+its defaults) is handed a copy of the position and asked what it would meld. A row records
+where it was (game, deal, turn, seat), the wilds in the player's line and in the search's line,
+and the wilds in hand (``sim.play.asking``'s ``A_*`` columns, named by ``COLUMNS``); the report
+joins the rows to the branched positions by where they were and checks the situation matches,
+so it can say how often the search holds and whether it holds where holding pays.
 
 The search decides from the seat's view only: it imagines the cards the seat cannot see, as in
 play. The rows are kept beside the branched positions (``<key>-search.parquet`` and ``.json``
@@ -77,49 +77,17 @@ def _ask_chunk(rules: Rules, player: tuple, search: tuple, seed: int, first_game
                games: int, most: int, models: tuple = ()) -> np.ndarray:
     """The branched positions of games ``first_game`` .. ``first_game + games - 1`` (at most
     ``most``: the rest of the chunk is not played), each with the search's meld line."""
-    from sim.core.cards import JOKER, TWO
-    from sim.core.records import N_COLUMNS
-    from sim.engine.flow import apply_decision, start_deal
-    from sim.engine.layout import S_DECIDER, S_TURN, T_ON, W_ENTRIES
-    from sim.engine.scoring import N_PARTS
     from sim.play.api import make_table
-    from sim.play.branching import play_to_wild_meld
-    from sim.play.loop import close_deal, decide, new_game
+    from sim.play.asking import N_ASKED, ask_at_wild_melds
     from sim.runs.runner import receive_models
 
     receive_models(models)
     real = make_table(rules, player)
     probe = make_table(rules, search)
-    records = real.records()
-    g, w, t = records[0], records[1], records[2]
-    t["sc"][T_ON] = 0
-    probe.records()[2]["sc"][T_ON] = 0
-    sc, pw = g["sc"], probe.records()[1]
-    rows: list[tuple] = []
-    record = np.zeros(N_COLUMNS, dtype=np.int64)
-    parts = np.zeros(N_PARTS, dtype=np.int64)
-    for game in range(first_game, first_game + games):
-        if len(rows) >= most:
-            break
-        new_game(g)
-        for deal in range(1, rules.deals_per_game + 1):
-            start_deal(g, w, t, seed, game, deal)
-            # the player's own decisions in compiled code, up to each position the search is
-            # asked at (its meld line lays a wild after its partnership opened)
-            while play_to_wild_meld(*records):
-                if len(rows) < most:
-                    seat = int(sc[S_DECIDER])
-                    entries = int(w["sc"][W_ENTRIES])
-                    probe.game[0] = real.game[0]
-                    out = decide(*probe.records())
-                    n = int(pw["sc"][W_ENTRIES])
-                    rows.append((game, deal, int(sc[S_TURN]), seat,
-                                 int(g["hand"][seat, TWO] + g["hand"][seat, JOKER]),
-                                 int(w["prop"][:entries, 2:4].sum()),
-                                 int(pw["prop"][:n, 2:4].sum()), int(out)))
-                apply_decision(g, w, t, 0)  # the player's proposal, a meld line (value 0)
-            close_deal(g, t, game, deal, record, parts)  # as the game loop: the score goes on
-    return np.array(rows, dtype=np.float64).reshape(-1, len(COLUMNS))
+    out = np.zeros((max(most, 0), N_ASKED), dtype=np.int64)
+    rows = ask_at_wild_melds(*real.records(), probe.game, *probe.records()[1:], seed,
+                             first_game, games, out)
+    return out[:rows].astype(np.float64)
 
 
 def ensure_choices(folder: Path, key: str, group: str, player: str, spec: str, rules: Rules,

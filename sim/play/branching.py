@@ -120,14 +120,15 @@ def play_to_wild_meld(g, w, t, x, guard, hooks, fast) -> bool:
         value = decide(g, w, t, x, guard, hooks, fast)
         if g.sc[S_DECISION] == Decision.MELD and value == 0 and w.sc[W_LINES] == 1 \
                 and w.sc[W_ENTRIES] <= 32 and g.opened[team_of(g, seat)] == 1 \
-                and _line_wilds(w) > 0:
+                and line_wilds(w) > 0:
             return True
         apply_decision(g, w, t, value)
     return False
 
 
 @njit(cache=True)
-def _line_wilds(w) -> int:
+def line_wilds(w) -> int:
+    """The wilds the proposal's line in ``w.prop`` melds (on natural melds and in wild ones)."""
     total = 0
     for i in range(w.sc[W_ENTRIES]):
         total += w.prop[i, 2] + w.prop[i, 3]
@@ -199,7 +200,7 @@ def _branch(g, w, t, x, guard, hooks, fast, seat: int, row) -> None:
         for j in range(ENTRY_WIDTH):
             w.branch_prop[i, j] = w.prop[i, j]
     _features(g, seat, row)
-    row[F_WILDS_MELDED] = _line_wilds(w)
+    row[F_WILDS_MELDED] = line_wilds(w)
     saved_rng = w.rng[rng.STREAM_STRATEGY]
     # as proposed
     copy_position(x, BRANCH, g)
