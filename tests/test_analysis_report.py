@@ -357,3 +357,19 @@ def test_a_report_fits_a_1280_window(reports, name, tmp_path):
     for table in seen["tables"]:
         assert table["boxed"] and table["overflow"] == "auto", table
         assert 0 < table["right"] <= WIDTH and table["sticky"] == "sticky", table
+
+
+def test_ask_hold_wild_states_when_holding_pays_or_that_it_cannot(reports):
+    folder = reports["hold-wild"]
+    overall = pl.read_csv(folder / "holding.csv").filter(pl.col("situation") == "all decisions")
+    out = reports["out"]["ask"]
+    # one paragraph per rule set and player, from the held-out tree (analysis.reports.hold_rule)
+    assert out.count("When does holding pay, under ") == len(overall)
+    rules = folder / "hold_rule.csv"
+    if rules.is_file():  # only where a half had positions enough to fit a leaf
+        table = pl.read_csv(rules)
+        assert set(table["verdict"]) <= {"pays", "costs", "no rule"}
+        assert ((table["held_out_low"] <= table["held_out"]) &
+                (table["held_out"] <= table["held_out_high"])).all()
+    else:
+        assert "Too few branched positions to fit and check a rule." in out

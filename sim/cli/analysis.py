@@ -279,7 +279,8 @@ def ask() -> None:
                    "section; 0 leaves it out  [default: 25,000]")
 @click.option("--search-positions", type=int, default=None, metavar="N",
               help="Of those, positions per rule set at which the search player (pimc, its "
-                   "defaults) is asked what it would meld; 0 leaves it out  [default: 300]")
+                   "defaults) is asked what it would meld; 0 leaves it out  [default: all of "
+                   "them, 25,000]")
 @analysis_options(3_000)
 @cluster_options()
 def hold_wild(profiles: tuple[str, ...], players: tuple[str, ...], allow_oracle: bool,
