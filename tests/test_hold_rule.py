@@ -49,7 +49,7 @@ def test_a_planted_rule_is_found_and_holds_out_of_sample():
     # the held-out figure is measured on the odd games alone: 150 within its interval
     for leaf in pays:
         assert leaf.held_out.low < 150 < leaf.held_out.high
-    text = words_of.words(leaves, "learned", "standard")
+    text = words_of.words(leaves, "standard, learned")
     assert "Holding pays on the Foot" in text and "It costs most" in text
 
 
@@ -57,7 +57,7 @@ def test_no_rule_is_claimed_from_noise():
     leaves = find_rule(_rows(lambda r: np.zeros(len(r))))
     assert leaves
     assert all(leaf.verdict == "no rule" for leaf in leaves)
-    text = words_of.words(leaves, "tuned", "simpson")
+    text = words_of.words(leaves, "simpson, tuned")
     assert "No situation where holding pays held out of sample." in text
     assert "costs most" not in text
 
@@ -74,7 +74,7 @@ def test_a_fitted_split_the_held_out_games_do_not_repeat_is_no_rule():
 def test_too_few_positions_give_no_rule_and_say_so():
     rows = _rows(lambda r: np.zeros(len(r)), n=40)
     assert find_rule(rows) == []
-    assert "Too few branched positions" in words_of.words([], "learned", "standard")
+    assert "Too few branched positions" in words_of.words([], "standard, learned")
 
 
 def test_splits_read_as_words():
@@ -85,3 +85,10 @@ def test_splits_read_as_words():
     assert _side(F_DEAL, 2.5, False) == "from deal 3 on"
     assert _side(F_PARTNER_ON_FOOT, -0.5, True) == "in individual play"
     assert _side(F_FEWEST_OPPONENT, 4.5, True) == "when an opponent holds at most 4 cards"
+
+
+def test_two_splits_on_one_feature_read_as_a_range():
+    # holding pays only with 6 to 10 cards held: the tree cuts cards held twice
+    leaves = find_rule(_rows(lambda r: np.where((r[:, F_HELD] >= 6) & (r[:, F_HELD] <= 10),
+                                                200.0, -100.0)))
+    assert "with 6 to 10 cards held" in [leaf.words for leaf in leaves if leaf.verdict == "pays"]

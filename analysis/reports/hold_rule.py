@@ -19,10 +19,10 @@ def _figure(leaf: Leaf) -> str:
             f"{pts(e.low, 0, signed=True)} to {pts(e.high, 0, signed=True)}")
 
 
-def words(leaves: Sequence[Leaf], player: str, group: str) -> str:
-    """One paragraph: where holding pays held out of sample, or that nowhere did, and where it
-    costs most and least."""
-    head = f"When does holding pay, under {group} for {player}? "
+def words(leaves: Sequence[Leaf], group: str) -> str:
+    """One paragraph for ``group`` (the rule set and player): where holding pays held out of
+    sample, or that nowhere did, and where it costs most and least."""
+    head = f"When does holding pay, under {group}? "
     if not leaves:
         return head + "Too few branched positions to fit and check a rule."
     pays = [leaf for leaf in leaves if leaf.verdict == "pays"]

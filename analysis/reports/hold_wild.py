@@ -43,6 +43,7 @@ from analysis.reports.reach import (
 )
 from analysis.reports.tables import Analysed
 from analysis.reports.verdict import call, verdict, wilds
+from analysis.statistics.hold_rule import METHOD as HOLD_RULE_METHOD
 from analysis.statistics.hold_rule import find_rule
 from analysis.statistics.holding import (
     F_WILDS_HELD,
@@ -361,7 +362,7 @@ def build(pairs: list[PairRuns], params: dict, out: Path | None) -> Content:
         if shape:
             answer.append(shape)
     rules_found = [(c.profile, c.player, find_rule(c.rows)) for c in found if len(c.rows) >= 2]
-    answer += [hold_rule.words(leaves, player, group) for group, player, leaves in rules_found]
+    answer += [hold_rule.words(leaves, group) for group, _, leaves in rules_found]
     rule_table = hold_rule.table(rules_found)
     asked = search_choices.read_all(params.get("search_choices", []), found)
     choice_table = search_choices.table(asked)
@@ -466,11 +467,15 @@ def build(pairs: list[PairRuns], params: dict, out: Path | None) -> Content:
             "score margin of the player's partnership over the best other one; holding minus "
             "melding per decision gets a t-interval with a cluster-robust standard error by "
             f"game. A situation is shown with at least {MIN_PER_GROUP} positions.",
-            "The search's own choice (analysis.experiments.search_choice): the same games "
-            "are played again decision by decision, and at the first positions that were "
-            "branched the search player (pimc at its defaults) is given a copy of the "
-            "position and asked what it would meld; it sees only what the seat may see. The "
-            "rows are joined to the branched positions by game, deal, turn and seat (and "
-            "must agree on the wilds in hand and in the line)."],
+            "When holding pays (analysis.statistics.hold_rule): " + HOLD_RULE_METHOD + "; a "
+            "situation is stated as a rule only where its held-out interval excludes zero on "
+            "the side the fit found.",
+            "The search's own choice (analysis.experiments.search_choice, "
+            "sim.play.asking): the same games are played again in compiled code, and at the "
+            "positions that were branched (by default all of them) the search player (pimc "
+            "at its defaults) is given a copy of the position and asked what it would meld; "
+            "it sees only what the seat may see. The rows are joined to the branched "
+            "positions by game, deal, turn and seat (and must agree on the wilds in hand and "
+            "in the line)."],
         comparisons=measured)
 

@@ -88,20 +88,43 @@ def _side(column: int, threshold: float, below: bool) -> str:
             else f"when every opponent holds {k + 1} or more cards")
 
 
+def _between(column: int, low: int, high: int) -> str:
+    """A feature between two splits, ``low`` to ``high`` inclusive, in words."""
+    if column == F_DEAL:
+        return f"in deal {low}" if low == high else f"in deals {low}-{high}"
+    unit = {F_HELD: "cards held", F_WILDS_HELD: "wilds in hand",
+            F_WILD_BOOKS: "wild books made"}.get(column)
+    if unit is not None:
+        return f"with {low} to {high} {unit}"
+    return f"when the fewest cards an opponent holds is {low} to {high}"
+
+
 def _leaf_paths(tree) -> dict[int, str]:
-    """Each leaf's node id and the conditions that lead to it, in words."""
+    """Each leaf's node id and the conditions that lead to it, in words (two splits on one
+    feature read as one range)."""
     t = tree.tree_
     out: dict[int, str] = {}
 
-    def walk(node: int, words: list[str]) -> None:
+    def walk(node: int, bounds: dict[int, tuple[float | None, float | None]]) -> None:
         if t.children_left[node] == -1:
+            words = []
+            for column, (above, upto) in bounds.items():
+                if above is not None and upto is not None:
+                    words.append(_between(column, int(np.floor(above)) + 1,
+                                          int(np.floor(upto))))
+                elif upto is not None:
+                    words.append(_side(column, upto, True))
+                else:
+                    words.append(_side(column, above, False))
             out[node] = ", ".join(words) or "everywhere"
             return
         column = FEATURES[int(t.feature[node])]
-        walk(int(t.children_left[node]), [*words, _side(column, t.threshold[node], True)])
-        walk(int(t.children_right[node]), [*words, _side(column, t.threshold[node], False)])
+        cut = float(t.threshold[node])
+        above, upto = bounds.get(column, (None, None))
+        walk(int(t.children_left[node]), {**bounds, column: (above, cut)})
+        walk(int(t.children_right[node]), {**bounds, column: (cut, upto)})
 
-    walk(0, [])
+    walk(0, {})
     return out
 
 
