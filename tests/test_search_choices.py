@@ -142,3 +142,48 @@ def test_the_search_is_asked_in_chunks_of_games_that_do_not_change_the_rows():
     assert one.shape == (60, len(COLUMNS)) and np.array_equal(one, two)
     assert games_one == games_two == int(one[-1, 0]) + 1 >= 2  # more than one round
     assert np.all(np.diff(one[:, 0]) >= 0)  # game after game
+
+
+def test_the_compiled_ask_gives_the_rows_of_a_decision_by_decision_replay():
+    """sim.play.asking plays the games and asks the search in compiled code; the same games
+    replayed from Python, one engine call at a time (the player's moves up to each wild meld,
+    the search asked on a copy of the game record), give the same rows."""
+    from analysis.experiments.search_choice import ask_search
+    from sim.core.cards import JOKER, TWO
+    from sim.core.profiles import load_rules
+    from sim.core.records import N_COLUMNS
+    from sim.engine.flow import apply_decision, start_deal
+    from sim.engine.layout import S_DECIDER, S_TURN, T_ON, W_ENTRIES
+    from sim.engine.scoring import N_PARTS
+    from sim.play.api import make_table
+    from sim.play.branching import play_to_wild_meld
+    from sim.play.loop import close_deal, decide, new_game
+
+    rules = load_rules("standard")
+    compiled, _ = ask_search(rules, "cautious", "pimc", 5, 25, jobs=1)
+    seats = rules.players
+    real, probe = make_table(rules, ["cautious"] * seats), make_table(rules, ["pimc"] * seats)
+    g, w, t = real.records()[:3]
+    t["sc"][T_ON] = probe.records()[2]["sc"][T_ON] = 0
+    pw = probe.records()[1]
+    rows: list[tuple] = []
+    record, parts = np.zeros(N_COLUMNS, dtype=np.int64), np.zeros(N_PARTS, dtype=np.int64)
+    game = 0
+    while len(rows) < 25:
+        new_game(g)
+        for deal in range(1, rules.deals_per_game + 1):
+            start_deal(g, w, t, 5, game, deal)
+            while play_to_wild_meld(*real.records()):
+                if len(rows) < 25:
+                    seat = int(g["sc"][S_DECIDER])
+                    probe.game[0] = real.game[0]
+                    value = decide(*probe.records())
+                    rows.append((game, deal, int(g["sc"][S_TURN]), seat,
+                                 int(g["hand"][seat, TWO] + g["hand"][seat, JOKER]),
+                                 int(w["prop"][:int(w["sc"][W_ENTRIES]), 2:4].sum()),
+                                 int(pw["prop"][:int(pw["sc"][W_ENTRIES]), 2:4].sum()),
+                                 int(value)))
+                apply_decision(g, w, t, 0)
+            close_deal(g, t, game, deal, record, parts)
+        game += 1
+    assert np.array_equal(compiled, np.array(rows, dtype=np.float64))
