@@ -6,7 +6,7 @@ from __future__ import annotations
 import numpy as np
 
 from analysis.reports import hold_rule as words_of
-from analysis.statistics.hold_rule import Leaf, _side, find_rule
+from analysis.statistics.hold_rule import Leaf, _range, find_rule
 from analysis.statistics.holding import (
     F_DEAL,
     F_FEWEST_OPPONENT,
@@ -78,13 +78,13 @@ def test_too_few_positions_give_no_rule_and_say_so():
 
 
 def test_splits_read_as_words():
-    assert _side(F_HELD, 3.5, True) == "with at most 3 cards held"
-    assert _side(F_HELD, 3.5, False) == "with 4 or more cards held"
-    assert _side(F_ON_FOOT, 0.5, False) == "on the Foot"
-    assert _side(F_DEAL, 1.5, True) == "in deal 1"
-    assert _side(F_DEAL, 2.5, False) == "from deal 3 on"
-    assert _side(F_PARTNER_ON_FOOT, -0.5, True) == "in individual play"
-    assert _side(F_FEWEST_OPPONENT, 4.5, True) == "when an opponent holds at most 4 cards"
+    assert _range(F_HELD, None, 3) == "with at most 3 cards held"
+    assert _range(F_HELD, 4, None) == "with 4 or more cards held"
+    assert _range(F_ON_FOOT, 1, None) == "on the Foot"
+    assert _range(F_DEAL, None, 1) == "in deal 1"
+    assert _range(F_DEAL, 3, None) == "from deal 3 on"
+    assert _range(F_PARTNER_ON_FOOT, None, -1) == "in individual play"
+    assert _range(F_FEWEST_OPPONENT, None, 4) == "when an opponent holds at most 4 cards"
 
 
 def test_two_splits_on_one_feature_read_as_a_range():

@@ -62,10 +62,19 @@ class Leaf:
         return "no rule"
 
 
-def _side(column: int, threshold: float, below: bool) -> str:
-    """One split of the tree in words (the features are whole numbers; a split falls
-    between two)."""
-    k = int(np.floor(threshold))  # values <= k go left, k + 1 and up right
+def _range(column: int, low: int | None, high: int | None) -> str:
+    """A feature from ``low`` to ``high`` inclusive in words (None: no bound on that side);
+    the features are whole numbers, so a split of the tree falls between two."""
+    if low is not None and high is not None:
+        if column == F_DEAL:
+            return f"in deal {low}" if low == high else f"in deals {low}-{high}"
+        unit = {F_HELD: "cards held", F_WILDS_HELD: "wilds in hand",
+                F_WILD_BOOKS: "wild books made"}.get(column)
+        if unit is not None:
+            return f"with {low} to {high} {unit}"
+        return f"when the fewest cards an opponent holds is {low} to {high}"
+    below = low is None
+    k = high if below else low - 1  # values <= k on the low side, k + 1 and up on the high
     if column == F_DEAL:
         return f"in deal{'s 1-' if k > 1 else ' '}{k}" if below else f"from deal {k + 1} on"
     if column == F_ON_FOOT:
@@ -88,41 +97,22 @@ def _side(column: int, threshold: float, below: bool) -> str:
             else f"when every opponent holds {k + 1} or more cards")
 
 
-def _between(column: int, low: int, high: int) -> str:
-    """A feature between two splits, ``low`` to ``high`` inclusive, in words."""
-    if column == F_DEAL:
-        return f"in deal {low}" if low == high else f"in deals {low}-{high}"
-    unit = {F_HELD: "cards held", F_WILDS_HELD: "wilds in hand",
-            F_WILD_BOOKS: "wild books made"}.get(column)
-    if unit is not None:
-        return f"with {low} to {high} {unit}"
-    return f"when the fewest cards an opponent holds is {low} to {high}"
-
-
 def _leaf_paths(tree) -> dict[int, str]:
     """Each leaf's node id and the conditions that lead to it, in words (two splits on one
     feature read as one range)."""
     t = tree.tree_
     out: dict[int, str] = {}
 
-    def walk(node: int, bounds: dict[int, tuple[float | None, float | None]]) -> None:
+    def walk(node: int, bounds: dict[int, tuple[int | None, int | None]]) -> None:
         if t.children_left[node] == -1:
-            words = []
-            for column, (above, upto) in bounds.items():
-                if above is not None and upto is not None:
-                    words.append(_between(column, int(np.floor(above)) + 1,
-                                          int(np.floor(upto))))
-                elif upto is not None:
-                    words.append(_side(column, upto, True))
-                else:
-                    words.append(_side(column, above, False))
-            out[node] = ", ".join(words) or "everywhere"
+            out[node] = ", ".join(_range(c, lo, hi) for c, (lo, hi) in bounds.items()) \
+                or "everywhere"
             return
         column = FEATURES[int(t.feature[node])]
-        cut = float(t.threshold[node])
-        above, upto = bounds.get(column, (None, None))
-        walk(int(t.children_left[node]), {**bounds, column: (above, cut)})
-        walk(int(t.children_right[node]), {**bounds, column: (cut, upto)})
+        k = int(np.floor(t.threshold[node]))  # values <= k go left
+        low, high = bounds.get(column, (None, None))
+        walk(int(t.children_left[node]), {**bounds, column: (low, k)})
+        walk(int(t.children_right[node]), {**bounds, column: (k + 1, high)})
 
     walk(0, {})
     return out
