@@ -4,33 +4,45 @@ no-cheating redealer, tests/hidden_cards.py, the learned player's test kernels, 
 entry points). Without it each worker would compile its own copy at the same time.
 ``python -m tests.warm`` (make test does this).
 
-numba compiles on one thread, so the warm-up shares its tasks between two processes: the
-first task (the game loop with greedy, which every other task loads from the cache) runs
-with only the engine compiling beside it (``sim.runs.compile_ahead``), then this process and
-a second one each take half of the rest, longest first by the seconds each took cold
-(``COLD_SECONDS``, measured with ``--serial``). Both write the same cache; numba replaces a
-cache file whole, so a function both happen to compile is only compiled twice, never left
-half-written. ``--serial`` runs every task here, in order, and
-prints the seconds each took."""
+numba compiles on one thread, so the warm-up runs on two processes: the first task (the game
+loop with greedy, which every other task loads from the cache) runs with only the engine
+compiling beside it (``sim.runs.compile_ahead``); then this process and a second one each take
+the next task from one queue as they come free, the longest first (``COLD_SECONDS``, measured
+with ``--serial``), a task never before those whose compiled code it reuses have finished
+(``AFTER``: the ceiling players, the learn loop's recording and the answers' kernels link the
+search's code, so compiling them beside it would compile the search twice). Both write the
+same cache; numba replaces a cache file whole, so a function both happen to compile is only
+compiled twice, never left half-written. ``--serial`` runs every task here, in order, and
+prints the seconds each took; ``--report`` prints which process ran each task, and when."""
 
 from __future__ import annotations
 
 import argparse
+import os
 import subprocess
 import sys
+import threading
 import time
 from collections.abc import Callable
 
 from sim.runs import compile_ahead
 
 # Seconds each task took from an empty cache after the ones before it (python -m tests.warm
-# --serial on a 2-core machine); only the split between the two processes depends on them.
+# --serial on a 2-core machine where tuned plays 58,000 deals a second per core, at dbe3075);
+# only the order in which the queue hands tasks out depends on them.
 COLD_SECONDS = {
-    "play greedy": 57.1, "play pimc": 80.1, "play oracle": 30.7, "play oracle-hands": 32.3,
-    "play learned": 32.8, "record": 37.7, "no-cheating redealer": 18.0,
-    "learned kernels": 25.4, "answer kernels": 17.9, "position kernels": 13.6,
+    "play greedy": 37.4, "play pimc": 29.6, "play oracle": 2.8, "play oracle-hands": 2.8,
+    "play learned": 5.2, "record": 16.2, "no-cheating redealer": 8.3,
+    "learned kernels": 4.6, "answer kernels": 12.0, "position kernels": 5.4,
 }
 UNMEASURED_SECONDS = 0.5  # the tasks not listed compiled nothing of their own
+
+# The tasks each task must wait for (the compiled code it links, compiled by them).
+AFTER = {
+    "play oracle": ("play pimc",), "play oracle-hands": ("play pimc",),
+    "answer kernels": ("play pimc",), "position kernels": ("play pimc",),
+    "learned kernels": ("play learned",), "record": ("play pimc",),
+}
 
 
 def tasks() -> list[tuple[str, Callable[[], None]]]:
@@ -42,37 +54,135 @@ def tasks() -> list[tuple[str, Callable[[], None]]]:
             ("position kernels", _warm_position_kernels)]
 
 
-def warm(processes: int = 2) -> float:
-    """Run every task, in ``processes`` processes after the first task; the seconds it took."""
+def warm(processes: int = 2, report: bool = False) -> float:
+    """Run every task, on ``processes`` processes after the first task; the seconds it took."""
     start = time.perf_counter()
     todo = tasks()
     with compile_ahead.engine_beside():
         todo[0][1]()
-    rest = [name for name, _ in todo[1:]]
-    if processes < 2 or not rest:
-        _run(rest, todo)
+    if report:
+        print(f"  {todo[0][0]}: 0.0 to {time.perf_counter() - start:.1f} s (here)", flush=True)
+    queue = TaskQueue([name for name, _ in todo[1:]], start, report)
+    by_name = dict(todo)
+    if processes < 2:
+        queue.work("here", lambda name: by_name[name]())
         return time.perf_counter() - start
-    mine, theirs = _split(rest)
-    other = subprocess.Popen([sys.executable, "-m", "tests.warm", "--tasks", ",".join(theirs)])
+    other = _Second()
+    helper = threading.Thread(target=queue.work, args=("second", other.run), daemon=True)
+    helper.start()
     try:
-        _run(mine, todo)
+        queue.work("here", lambda name: by_name[name]())
+        helper.join()
     finally:
-        code = other.wait()
-    if code != 0:
-        raise SystemExit(f"the second warm-up process failed (exit {code})")
+        other.close()
+    if queue.failure is not None:
+        raise SystemExit(f"the warm-up task {queue.failure!r} failed in the second process")
     return time.perf_counter() - start
 
 
-def _split(names: list[str]) -> tuple[list[str], list[str]]:
-    """Two lists of about equal cold seconds, longest task first, each kept in task order."""
-    loads = [0.0, 0.0]
-    groups: list[list[str]] = [[], []]
-    for name in sorted(names, key=lambda n: -COLD_SECONDS.get(n, UNMEASURED_SECONDS)):
-        k = 0 if loads[0] <= loads[1] else 1
-        groups[k].append(name)
-        loads[k] += COLD_SECONDS.get(name, UNMEASURED_SECONDS)
-    order = {n: i for i, n in enumerate(names)}
-    return (sorted(groups[0], key=order.__getitem__), sorted(groups[1], key=order.__getitem__))
+class TaskQueue:
+    """The tasks still to run, handed out longest first to whichever process asks, each only
+    once every task it is ``AFTER`` has finished."""
+
+    def __init__(self, names: list[str], start: float, report: bool = False,
+                 seconds: dict[str, float] = COLD_SECONDS,
+                 after: dict[str, tuple[str, ...]] = AFTER) -> None:
+        self._pending = sorted(names, key=lambda n: -seconds.get(n, UNMEASURED_SECONDS))
+        self._after = after
+        missing = {n for name in names for n in after.get(name, ())} - set(names)
+        if missing:  # a task would wait for ever
+            raise ValueError(f"warm-up tasks wait for tasks not in the queue: {sorted(missing)}")
+        self._done: set[str] = set()
+        self._ready = threading.Condition()
+        self._start = start
+        self._report = report
+        self.failure: str | None = None
+
+    def _take(self) -> str | None:
+        """The next task that may start, waiting while every one left waits on a running one;
+        None when none is left (or a task failed)."""
+        with self._ready:
+            while self._pending and self.failure is None:
+                for name in self._pending:
+                    if all(n in self._done for n in self._after.get(name, ())):
+                        self._pending.remove(name)
+                        return name
+                self._ready.wait()
+            return None
+
+    def _finish(self, name: str, ok: bool) -> None:
+        with self._ready:
+            self._done.add(name)
+            if not ok:
+                self.failure = name
+            self._ready.notify_all()
+
+    def work(self, where: str, run: Callable[[str], None | bool]) -> None:
+        """Run tasks with ``run`` until none is left; ``run`` returns False for a failure."""
+        while (name := self._take()) is not None:
+            began = time.perf_counter() - self._start
+            ok = False
+            try:
+                ok = run(name) is not False
+            finally:
+                self._finish(name, ok)
+            if self._report:
+                print(f"  {name}: {began:.1f} to {time.perf_counter() - self._start:.1f} s "
+                      f"({where})", flush=True)
+
+
+class _Second:
+    """The second process: ``python -m tests.warm --worker FD`` runs each task name written to
+    its standard input and answers ``ok`` or ``failed`` on the pipe ``FD`` (its standard output
+    stays the tasks' own)."""
+
+    def __init__(self) -> None:
+        reply, self._reply_w = os.pipe()
+        self._proc = subprocess.Popen(
+            [sys.executable, "-m", "tests.warm", "--worker", str(self._reply_w)],
+            stdin=subprocess.PIPE, text=True, pass_fds=(self._reply_w,))
+        os.close(self._reply_w)
+        self._replies = os.fdopen(reply, "r")
+
+    def run(self, name: str) -> bool:
+        """Run ``name`` there; whether it finished."""
+        assert self._proc.stdin is not None
+        try:
+            self._proc.stdin.write(name + "\n")
+            self._proc.stdin.flush()
+        except BrokenPipeError:
+            return False
+        return self._replies.readline().strip() == "ok"
+
+    def close(self) -> None:
+        """No more tasks: the process ends (a task it is running is stopped)."""
+        assert self._proc.stdin is not None
+        try:
+            self._proc.stdin.close()
+        except BrokenPipeError:
+            pass
+        try:
+            self._proc.wait(timeout=5)
+        except subprocess.TimeoutExpired:
+            self._proc.terminate()
+            self._proc.wait()
+        self._replies.close()
+
+
+def _serve(reply_fd: int) -> None:
+    """The second process's loop (``--worker``): each task named on standard input, run, its
+    outcome answered on ``reply_fd``; a failed task ends the process after its traceback."""
+    by_name = dict(tasks())
+    with os.fdopen(reply_fd, "w") as replies:
+        for line in sys.stdin:
+            try:
+                by_name[line.strip()]()
+            except BaseException:
+                replies.write("failed\n")
+                replies.flush()
+                raise
+            replies.write("ok\n")
+            replies.flush()
 
 
 def _run(names: list[str], todo: list[tuple[str, Callable[[], None]]],
@@ -155,11 +265,13 @@ def main(argv: list[str] | None = None) -> None:
         "\n\n")[0])
     parser.add_argument("--serial", action="store_true",
                         help="every task in this process, in order, with its seconds")
-    parser.add_argument("--tasks", default=None,
-                        help="comma-separated task names to run here (the second process)")
+    parser.add_argument("--report", action="store_true",
+                        help="print which process ran each task, and from when to when")
+    parser.add_argument("--worker", type=int, default=None, metavar="FD",
+                        help=argparse.SUPPRESS)  # the second process (see _Second)
     args = parser.parse_args(argv)
-    if args.tasks is not None:
-        _run([n for n in args.tasks.split(",") if n], tasks())
+    if args.worker is not None:
+        _serve(args.worker)
         return
     if args.serial:
         start = time.perf_counter()
@@ -167,7 +279,7 @@ def main(argv: list[str] | None = None) -> None:
         _run([name for name, _ in todo], todo, report=True)
         print(f"numba cache warm, serially ({time.perf_counter() - start:.1f} s)")
         return
-    print(f"numba cache warm, engine and test kernels ({warm():.1f} s)")
+    print(f"numba cache warm, engine and test kernels ({warm(report=args.report):.1f} s)")
 
 
 if __name__ == "__main__":
