@@ -62,7 +62,13 @@ def test_a_failed_task_stops_the_queue():
     queue = TaskQueue(["search", "ceiling", "small"], time.perf_counter(), seconds=SECONDS,
                       after=AFTER)
     taken: list[str] = []
-    queue.work("here", lambda name: taken.append(name) or False)
+
+    def fail(name: str) -> None:
+        taken.append(name)
+        raise RuntimeError(name)
+
+    with pytest.raises(RuntimeError):
+        queue.work("here", fail)
     assert taken == ["search"] and queue.failure == "search"
 
 

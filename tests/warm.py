@@ -18,12 +18,11 @@ prints the seconds each took; ``--report`` prints which process ran each task, a
 from __future__ import annotations
 
 import argparse
-import os
-import subprocess
-import sys
 import threading
 import time
 from collections.abc import Callable
+from concurrent.futures import ProcessPoolExecutor
+from multiprocessing import get_context
 
 from sim.runs import compile_ahead
 
@@ -63,21 +62,26 @@ def warm(processes: int = 2, report: bool = False) -> float:
     if report:
         print(f"  {todo[0][0]}: 0.0 to {time.perf_counter() - start:.1f} s (here)", flush=True)
     queue = TaskQueue([name for name, _ in todo[1:]], start, report)
-    by_name = dict(todo)
     if processes < 2:
-        queue.work("here", lambda name: by_name[name]())
+        queue.work("here", run_task)
         return time.perf_counter() - start
-    other = _Second()
-    helper = threading.Thread(target=queue.work, args=("second", other.run), daemon=True)
-    helper.start()
-    try:
-        queue.work("here", lambda name: by_name[name]())
+    with ProcessPoolExecutor(max_workers=1, mp_context=get_context("spawn")) as second:
+
+        def there(name: str) -> None:
+            second.submit(run_task, name).result()
+
+        helper = threading.Thread(target=queue.work, args=("second", there), daemon=True)
+        helper.start()
+        queue.work("here", run_task)
         helper.join()
-    finally:
-        other.close()
     if queue.failure is not None:
         raise SystemExit(f"the warm-up task {queue.failure!r} failed in the second process")
     return time.perf_counter() - start
+
+
+def run_task(name: str) -> None:
+    """The warm-up task ``name``, in whichever process calls it."""
+    dict(tasks())[name]()
 
 
 class TaskQueue:
@@ -117,72 +121,19 @@ class TaskQueue:
                 self.failure = name
             self._ready.notify_all()
 
-    def work(self, where: str, run: Callable[[str], None | bool]) -> None:
-        """Run tasks with ``run`` until none is left; ``run`` returns False for a failure."""
+    def work(self, where: str, run: Callable[[str], None]) -> None:
+        """Run tasks with ``run`` until none is left (or one raised: it stops the queue)."""
         while (name := self._take()) is not None:
             began = time.perf_counter() - self._start
             ok = False
             try:
-                ok = run(name) is not False
+                run(name)
+                ok = True
             finally:
                 self._finish(name, ok)
             if self._report:
                 print(f"  {name}: {began:.1f} to {time.perf_counter() - self._start:.1f} s "
                       f"({where})", flush=True)
-
-
-class _Second:
-    """The second process: ``python -m tests.warm --worker FD`` runs each task name written to
-    its standard input and answers ``ok`` or ``failed`` on the pipe ``FD`` (its standard output
-    stays the tasks' own)."""
-
-    def __init__(self) -> None:
-        reply, self._reply_w = os.pipe()
-        self._proc = subprocess.Popen(
-            [sys.executable, "-m", "tests.warm", "--worker", str(self._reply_w)],
-            stdin=subprocess.PIPE, text=True, pass_fds=(self._reply_w,))
-        os.close(self._reply_w)
-        self._replies = os.fdopen(reply, "r")
-
-    def run(self, name: str) -> bool:
-        """Run ``name`` there; whether it finished."""
-        assert self._proc.stdin is not None
-        try:
-            self._proc.stdin.write(name + "\n")
-            self._proc.stdin.flush()
-        except BrokenPipeError:
-            return False
-        return self._replies.readline().strip() == "ok"
-
-    def close(self) -> None:
-        """No more tasks: the process ends (a task it is running is stopped)."""
-        assert self._proc.stdin is not None
-        try:
-            self._proc.stdin.close()
-        except BrokenPipeError:
-            pass
-        try:
-            self._proc.wait(timeout=5)
-        except subprocess.TimeoutExpired:
-            self._proc.terminate()
-            self._proc.wait()
-        self._replies.close()
-
-
-def _serve(reply_fd: int) -> None:
-    """The second process's loop (``--worker``): each task named on standard input, run, its
-    outcome answered on ``reply_fd``; a failed task ends the process after its traceback."""
-    by_name = dict(tasks())
-    with os.fdopen(reply_fd, "w") as replies:
-        for line in sys.stdin:
-            try:
-                by_name[line.strip()]()
-            except BaseException:
-                replies.write("failed\n")
-                replies.flush()
-                raise
-            replies.write("ok\n")
-            replies.flush()
 
 
 def _run(names: list[str], todo: list[tuple[str, Callable[[], None]]],
@@ -267,12 +218,7 @@ def main(argv: list[str] | None = None) -> None:
                         help="every task in this process, in order, with its seconds")
     parser.add_argument("--report", action="store_true",
                         help="print which process ran each task, and from when to when")
-    parser.add_argument("--worker", type=int, default=None, metavar="FD",
-                        help=argparse.SUPPRESS)  # the second process (see _Second)
     args = parser.parse_args(argv)
-    if args.worker is not None:
-        _serve(args.worker)
-        return
     if args.serial:
         start = time.perf_counter()
         todo = tasks()
