@@ -45,11 +45,17 @@ from strategies.registry import (
     StrategyInfo,
     load,
     policy_info,
+    with_params,
 )
+from strategies.search_defaults import profile_search
+
+# The registered search player whose name plays per-profile defaults (``search_default``).
+SEARCH = "pimc"
 
 __all__ = ["PER_PROFILE", "TUNED", "check_spec", "is_per_profile", "learned_file",
            "learned_profiles", "resolve_base", "resolve_model", "resolve_played", "resolve_seats",
-           "resolve_spec", "tuned_dir", "tuned_file", "tuned_profiles"]
+           "resolve_spec", "search_default", "tuned_dir", "tuned_file", "tuned_profiles",
+           "value_file"]
 
 
 def tuned_dir() -> Path:
@@ -74,6 +80,33 @@ def learned_file(profile: str) -> Path:
 def learned_profiles() -> list[str]:
     """Profiles that have a shipped value model, in the profiles' order."""
     return [name for name in PROFILES if learned_file(name).is_file()]
+
+
+def value_file(profile: str) -> Path:
+    """The shipped value model of a profile, which ``pimc`` scores its leaves with
+    (``handfoot learn --target value``; package data)."""
+    return learned_file(profile).with_suffix(".value.json")
+
+
+def search_default(rules: Rules) -> StrategyInfo:
+    """What the name ``pimc`` plays under ``rules``: the profile's shipped defaults
+    (``strategies/search_defaults.toml``: a value model at the leaves, its horizon and worlds
+    read off a measured curve) with the profile's value model, or the registry's parameters
+    (rollouts to the end) for a rule file or a profile without shipped defaults."""
+    registered = REGISTRY[SEARCH]
+    profile = profile_name(rules)
+    shipped = profile_search(profile) if profile != "custom" else None
+    if shipped is None:
+        return registered
+    model = value_file(profile)
+    if not model.is_file():
+        raise StrategyError(f"{SEARCH}: the defaults of profile {profile} score leaves with "
+                            f"{model.name}, which is missing from this installation")
+    info = with_params(registered, SEARCH, shipped.params)
+    return dataclasses.replace(info, model=str(model.resolve()), model_sha256="",
+                               summary=f"{registered.summary}; under {profile}: a value model "
+                                       f"at the leaves ({shipped.words()}; "
+                                       "strategies/search_defaults.toml)")
 
 
 def resolve_model(info: StrategyInfo, rules: Rules) -> StrategyInfo:
@@ -215,6 +248,8 @@ def resolve_spec(spec: str, rules: Rules) -> StrategyInfo:
     """The strategy ``spec`` plays under ``rules``: a registered name, a strategy file, or a
     per-profile name resolved to the rules' profile; a search player's base policy resolved
     too."""
+    if spec == SEARCH:
+        return resolve_played(search_default(rules), rules)
     if not is_per_profile(spec):
         return resolve_played(load(spec), rules)
     hint = (f"strategy '{spec}' resolves per profile and these rules are not a named profile "

@@ -25,12 +25,39 @@ def test_strategies_list(capsys):
 
 def test_strategies_show_is_a_strategy_file(tmp_path, capsys):
     for name in ("tactician", "cautious", "greedy", "pimc"):
-        code, out, err = cli(capsys, "strategies", "show", name)
+        code, out, err = cli(capsys, "strategies", "show", name, "--rules", "eleven")
         assert code == 0, err
         path = tmp_path / f"{name}.toml"
         path.write_text(out)
         assert load(str(path)).params == REGISTRY[name].params
         assert load(str(path)).base_policy == REGISTRY[name].base_policy
+
+
+def test_pimc_shows_what_its_name_plays_in_each_profile(tmp_path, capsys):
+    """``pimc`` by name plays its profile's shipped defaults (strategies/search_defaults.toml):
+    under standard a value model at the leaves, shown with its model file, and the output
+    loads as a strategy file that plays the same; under a profile with no entry the registry's
+    parameters (rollouts to the end)."""
+    from sim.core.profiles import load_rules
+    from strategies.per_profile import search_default, value_file
+    from strategies.search_defaults import profile_search, search_profiles
+
+    assert "standard" in search_profiles()
+    for profile in ("standard", "eleven"):
+        code, out, err = cli(capsys, "strategies", "show", "pimc", "--rules", profile)
+        assert code == 0, err
+        path = tmp_path / f"pimc-{profile}.toml"
+        path.write_text(out)
+        shown = load(str(path))
+        played = search_default(load_rules(profile))
+        assert shown.params == played.params and shown.model == played.model
+        shipped = profile_search(profile)
+        if shipped is None:
+            assert shown.params == REGISTRY["pimc"].params and not shown.model
+        else:
+            assert {k: shown.params[k] for k in shipped.params} == shipped.params
+            assert shown.params["leaf"] == 1 and shown.model == str(value_file(profile))
+            assert shipped.curve and all(p.ms_per_decision > 0 for p in shipped.curve)
 
 
 def test_strategies_show_names_the_search_base_policy(tmp_path, capsys):
@@ -74,7 +101,8 @@ BAD_SEARCH = {
     "fractional worlds": ("worlds = 0.5", "parameter 'worlds' must be a whole number"),
     "negative race": ("race = -1", "parameter 'race' = -1 is outside 0..256"),
     "negative prune": ("prune = -0.5", "parameter 'prune' = -0.5 is outside 0..10"),
-    "no such inference": ("infer = 2", "parameter 'infer' = 2 is outside 0..1"),
+    "no such inference": ("infer = 3", "parameter 'infer' = 3 is outside 0..2"),
+    "no soft draws": ("infer_draws = 0", "parameter 'infer_draws' = 0 is outside 1..64"),
     "negative slack": ("infer_slack = -1", "parameter 'infer_slack' = -1 is outside 0..1"),
 }
 

@@ -58,6 +58,7 @@ EXCLUDED = {"oracle": "sees every hidden card by design (a measuring ceiling, ne
 # Values tried for parameters whose range is too wide to try every value (any other parameter
 # is tried at every value of a range of 4 or fewer, else at its low end, middle and high end).
 WIDE = {"min_pile": (3, 10), "open_extra": (30, 150), "worlds": (3,), "horizon": (4,),
+        "infer_temp": (5.0,), "infer_draws": (2,),
         "caution": (0.0, 3.0), "epsilon": (0.5,), "race": (1,), "prune": (0.5,),
         "infer_slack": (0.0,)}
 
@@ -65,7 +66,8 @@ WIDE = {"min_pile": (3, 10), "open_extra": (30, 150), "worlds": (3,), "horizon":
 # inference with inference on: 0, only worlds that fit every discard seen; a value model at the
 # search's leaves with rollouts cut after 4 turns, the model one with random weights for the
 # rules, written where the case runs: ``with_leaf_model``).
-ALONG = {"infer_slack": {"infer": 1}, "leaf": {"horizon": 4}}
+ALONG = {"infer_slack": {"infer": 1}, "leaf": {"horizon": 4}, "infer_temp": {"infer": 2},
+         "infer_draws": {"infer": 2}}
 
 # The search players: few imagined worlds and only the pending decision's hook (a search
 # played out of its decision's context would roll out a proposal of another decision).
@@ -268,6 +270,24 @@ def test_no_cheating_hidden_cards_do_not_change_any_decision(label, info, profil
         assert stats[hc.ST_ASKER] >= 0.9 * stats[hc.ST_GRANT_VIEWS] > 0, stats
     if search and info.params.get("infer") == 1:  # inference did refuse worlds here
         assert tallies[:, SearchStat.REJECTED].sum() > 0, tallies
+    if search and info.params.get("infer") == 2:  # and soft inference kept worlds by likelihood
+        assert tallies[:, SearchStat.SOFT_WORLDS].sum() > 0, tallies
+
+
+@pytest.mark.parametrize("profile", list(PROFILES))
+def test_no_cheating_the_default_search_of_every_profile(profile):
+    """``pimc`` as its name plays in each profile (strategies/search_defaults.toml: the
+    profile's shipped value model at the leaves, where it has one), with few worlds: every
+    hidden card dealt anew changes none of its decisions."""
+    from strategies.per_profile import search_default
+    from strategies.search_defaults import search_profiles
+
+    rules = PROFILES[profile][0]
+    info = with_params(search_default(rules), "pimc-default", SEARCH_FAST)
+    assert bool(info.params["leaf"]) == (profile in search_profiles())
+    stats, _ = check_strategy(info, profile)
+    assert all(stats[k] > 0 for k in (0, 1, 4)), stats[:5]
+    assert stats[hc.ST_OTHERS] >= 0.9 * int(stats[:5].sum()) and stats[hc.ST_FEET] > 0, stats
 
 
 def test_the_registry_loop_leaves_out_only_the_oracles_and_includes_pimc():

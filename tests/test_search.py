@@ -147,6 +147,44 @@ def test_pimc_games_pass_the_checker(shape):
     assert check_trace(lines) == []
 
 
+def default_search(rules: Rules, folder) -> object:
+    """``pimc`` as its name plays under ``rules`` (strategies/search_defaults.toml), with few
+    worlds: the profile's value model at the leaves. A table shape that is no profile has no
+    shipped value model, so it gets the standard profile's leaf settings with a value model of
+    random weights for its rules, and standard's tuned file as its base policy."""
+    from sim.core.profiles import profile_name
+    from strategies.learned.model_file import write_model
+    from strategies.per_profile import search_default, tuned_file
+    from strategies.registry import with_base_policy, with_model, with_params
+    from strategies.search_defaults import profile_search
+    from tests.learned_models import random_model
+
+    if profile_name(rules) != "custom":
+        return with_params(search_default(rules), "pimc-default-fast", FAST)
+    shipped = profile_search("standard")
+    path = folder / "leaf-model.json"
+    write_model(path, random_model(rules, "mlp", "value"))
+    search = with_params(fast_pimc(1)[0], "pimc-default-fast", shipped.params)
+    search = with_model(search, str(path), search.name)
+    return with_base_policy(search, str(tuned_file("standard")), search.name)
+
+
+@pytest.mark.parametrize("shape", list(SHAPES))
+def test_the_default_pimc_of_every_profile_and_shape_passes_the_checker(shape, tmp_path):
+    """The search as its name plays it (a value model at the leaves where the profile ships
+    one), every seat of a side searching, against greedy."""
+    from sim.core.profiles import profile_name
+    from strategies.search_defaults import search_profiles
+
+    rules = SHAPES[shape]
+    search = default_search(rules, tmp_path)
+    if profile_name(rules) in search_profiles() or profile_name(rules) == "custom":
+        assert search.params["leaf"] == 1 and search.model, search
+    seats = [search if s % 2 == 0 else "greedy" for s in range(rules.players)]
+    lines = list(trace_games(rules, seats, 19, 0, 1))
+    assert check_trace(lines) == []
+
+
 def test_oracle_is_marked_and_pimc_is_not():
     from strategies.registry import REGISTRY
 

@@ -1,8 +1,9 @@
-"""Discard inference (pimc's ``infer = 1``): the engine records each seat's last discard (public,
-forgotten when a deal starts); with inference the worlds lean toward the hands that explain
-the other seats' discards under the base policy, as much as ``infer_slack`` says; without it
-they are today's worlds exactly; and pimc inferring plays games the independent checker
-passes. (It decides only from its seat's view: tests/test_no_cheating.py checks it.)"""
+"""Discard inference (pimc's ``infer = 1``, hard, and ``infer = 2``, soft): the engine records
+each seat's last discard (public, forgotten when a deal starts); with inference the worlds lean
+toward the hands that explain the other seats' discards under the base policy, as much as
+``infer_slack`` (and, soft, ``infer_temp``) says; without it they are today's worlds exactly;
+and pimc inferring plays games the independent checker passes. (It decides only from its
+seat's view: tests/test_no_cheating.py checks it.)"""
 
 from __future__ import annotations
 
@@ -28,6 +29,9 @@ from tests.trace_checker import check_trace
 
 STANDARD = PROFILES["standard"][0]
 FOUR = KIND_INDEX["4"]
+# ``_world``'s inference settings (infer_slack, infer_temp, infer_draws): the defaults, and
+# strict (slack 0).
+SOFT, STRICT = (0.2, 20.0, 8.0), (0.0, 20.0, 8.0)
 
 
 def inferring(**params: float):
@@ -108,11 +112,11 @@ def test_without_inference_the_worlds_are_todays_and_strict_inference_fits_every
         seat = int(g["sc"][S_DECIDER])
         for k in range(8):
             key = np.uint64(rng.mix64(np.uint64(1000 + k)))
-            assert pimc._world(g, plain.w, plain.copies, seat, pimc.VIEW_FAIR, 0.2, key)
+            assert pimc._world(g, plain.w, plain.copies, seat, pimc.VIEW_FAIR, SOFT, key)
             deal_world(g, plain.w, seat, today, 0, key)
             assert plain.copies[0].tobytes() == today[0].tobytes()
             unfit = int(stats[SearchStat.KEPT_UNFIT])
-            assert pimc._world(g, plain.w, plain.copies, seat, pimc.VIEW_INFER, 0.0, key)
+            assert pimc._world(g, plain.w, plain.copies, seat, pimc.VIEW_INFER, STRICT, key)
             if stats[SearchStat.KEPT_UNFIT] > unfit:
                 continue
             for other in range(4):
@@ -130,7 +134,7 @@ def imagined(table, seat: int, other: int, view: int, slack: float, n: int) -> d
     rows = []
     for k in range(n):
         key = np.uint64(rng.world_key(7, 0, 1, 1, 0, k))
-        assert pimc._world(table.g, table.w, table.copies, seat, view, slack, key)
+        assert pimc._world(table.g, table.w, table.copies, seat, view, (slack, 20.0, 8.0), key)
         world = table.copies[0]
         rows.append((fits(world, table.w, seat, other, FOUR), world["hand"][other, BLACK3] > 0,
                      world["hand"][other, FOUR] > 0))
@@ -179,14 +183,100 @@ def test_a_seen_discard_shifts_the_imagined_hand_of_the_seat_that_made_it():
         4 * np.sqrt(p * (1 - p) / n)
 
 
+def held_hand(world, other: int, kind: int):
+    """``world`` with one ``kind`` taken out of ``other``'s hand (the hand before a discard of
+    it is the hand now plus that card: ``discard_likelihood`` adds it back)."""
+    copy = np.zeros(1, dtype=GAME_DTYPE)
+    copy[0] = world
+    copy[0]["hand"][other, kind] -= 1
+    return copy[0]
+
+
+def test_a_discards_soft_likelihood_is_a_choice_among_the_held_kinds():
+    """For a hand, the likelihoods of discarding each held kind sum to one; with the floor at
+    one they are uniform; with no floor and a tiny temperature the base policy's own discard
+    (asked by ``fits``, apart from the search's scoring) has all of it."""
+    from strategies.search.inference import discard_likelihood
+
+    table = make_table(STANDARD, [load("pimc")] * 4)
+    w = table.w
+    checked = 0
+    for game in real_positions(6):
+        g = game[0]
+        seat = int(g["sc"][S_DECIDER])
+        for other in range(4):
+            if other == seat:
+                continue
+            held = [k for k in range(len(g["hand"][other])) if g["hand"][other, k] > 0]
+            if len(held) < 2:
+                continue
+            for floor, temp in ((0.2, 20.0), (1.0, 20.0), (0.0, 1e-3)):
+                chances = [discard_likelihood(held_hand(g, other, k), w, seat, other, k, floor,
+                                              temp) for k in held]
+                assert abs(sum(chances) - 1.0) < 1e-9, chances
+                if floor == 1.0:
+                    assert np.allclose(chances, 1.0 / len(held))
+                if floor == 0.0:
+                    chosen = [k for k, c in zip(held, chances, strict=True) if c > 0.5]
+                    assert len(chosen) == 1 and max(chances) > 1 - 1e-9
+                    assert fits(held_hand(g, other, chosen[0]), w, seat, other, chosen[0])
+            checked += 1
+    assert checked >= 12
+
+
+def test_soft_inference_keeps_each_draw_with_chance_proportional_to_its_likelihood():
+    """The seat before the searcher discarded a four (as in the test above). Each soft world
+    is one of ``draws`` draws (keys derived from the world's), kept with chance L / sum L: over
+    many worlds the share holding a black three is the likelihood-weighted share of the draws,
+    within 4 standard errors, and well below the uniform worlds' share (the base policy would
+    have blocked with it); the tallies count every draw and the effective draws."""
+    from strategies.search.inference import world_likelihood
+
+    n, draws, floor, temp = 1500, 8, 0.2, 20.0
+    table = make_table(STANDARD, [load("pimc")] * 4)
+    g, w, x = table.g, table.w, table.copies
+    start_deal(g, w, table.t, 5, 0, 1)
+    seat = int(g["sc"][S_SEAT])
+    other = (seat - 1) % 4
+    g["last_discard"][other] = FOUR
+    w["search_stats"][:] = 0
+    got = expected = variance = uniform = 0.0
+    for k in range(n):
+        key = np.uint64(rng.world_key(7, 0, 1, 1, 0, k))
+        weights, black3 = [], []
+        for a in range(draws):
+            deal_world(g, w, seat, x, 0, np.uint64(rng.mix64(np.uint64((int(key) + a) % 2**64))))
+            weights.append(world_likelihood(g, w, x[0], seat, floor, temp))
+            black3.append(float(x[0]["hand"][other, BLACK3] > 0))
+        chance = float(np.dot(weights, black3) / np.sum(weights))
+        expected += chance
+        variance += chance * (1 - chance)
+        uniform += black3[0]
+        assert pimc._world(g, w, x, seat, pimc.VIEW_SOFT, (floor, temp, float(draws)), key)
+        got += float(x[0]["hand"][other, BLACK3] > 0)
+    assert abs(got - expected) < 4 * np.sqrt(variance) + 1, (got, expected)
+    assert got < 0.5 * uniform, (got, uniform)
+    stats = w["search_stats"][Decision.PICK_UP]
+    assert stats[SearchStat.DRAWS] == n * draws and stats[SearchStat.SOFT_WORLDS] == n
+    assert 1000 * n <= stats[SearchStat.EFFECTIVE_DRAWS] < 1000 * n * draws
+
+
+def test_soft_inference_is_the_fair_view_turned_soft():
+    soft = make_table(STANDARD, [inferring(infer=2)] * 4)
+    assert pimc.search_view(pimc.VIEW_FAIR, soft.w["params"][0]) == pimc.VIEW_SOFT
+    for view in (pimc.VIEW_ALL, pimc.VIEW_HANDS):
+        assert pimc.search_view(view, soft.w["params"][0]) == view
+
+
 CHECKER_SHAPES = {"standard": (STANDARD, 2),
                   "3 players": (replace(STANDARD, players=3, partnerships=3, decks=4), 1)}
 
 
+@pytest.mark.parametrize("infer", [1, 2])
 @pytest.mark.parametrize("shape", list(CHECKER_SHAPES))
-def test_pimc_inferring_from_discards_passes_the_checker(shape):
+def test_pimc_inferring_from_discards_passes_the_checker(shape, infer):
     rules, games = CHECKER_SHAPES[shape]
-    search = inferring()
+    search = inferring(infer=infer)
     if rules != STANDARD:  # no profile: no tuned player of its own
         search = with_base_policy(search, str(tuned_file("standard")), "pimc-infer")
     seats = [search if s % 2 == 0 else "cautious" for s in range(rules.players)]

@@ -20,7 +20,7 @@ from pathlib import Path
 from sim.core.profiles import load_rules, profile_name
 from sim.core.rules import Rules
 from sim.runs.storage import RunError
-from strategies.per_profile import is_per_profile, resolve_played, resolve_spec
+from strategies.per_profile import SEARCH, is_per_profile, resolve_played, resolve_spec
 from strategies.registry import StrategyInfo, base_policy_lines, load, model_lines
 
 STRATEGY_DIR = "strategies"
@@ -100,13 +100,14 @@ def side(spec: str, folder: Path, label: str | None = None, rules: Rules | None 
 
     Non-parametric registered strategies stay names; parametric ones (and every file) are
     written in full to ``folder`` so runs pin every parameter. A per-profile name (``tuned``)
-    stays a name unless parameters are changed, which needs ``rules`` to resolve it first; with
+    stays a name unless parameters are changed, which needs ``rules`` to resolve it first (so
+    does ``pimc``, whose defaults are its profile's: strategies/search_defaults.toml); with
     ``rules`` a search player's base policy is checked against them here, so a missing one is
     refused under the name given. A strategy that sees hidden cards (``oracle``) is refused
     unless ``allow_oracle``: it is a ceiling for measurement, and a comparison with it would
     not be a fair game.
     """
-    if is_per_profile(spec):
+    if is_per_profile(spec) or spec == SEARCH:
         if not params:
             return Side(label or spec, spec)
         if rules is None:

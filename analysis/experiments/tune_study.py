@@ -16,7 +16,7 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
 from analysis.experiments.pairings import PairRuns, rules_and_profile
-from strategies.per_profile import is_per_profile, resolve_spec
+from strategies.per_profile import SEARCH, is_per_profile, resolve_spec
 from strategies.registry import StrategyInfo, load
 
 SETTINGS = "tune.json"
@@ -88,7 +88,8 @@ class StudyOutcome:
 def base_info(strategy: str, rules_spec: str) -> StrategyInfo:
     """The strategy to tune (its parameters are the defaults); refuses one without knobs."""
     rules, _ = rules_and_profile(rules_spec)
-    info = resolve_spec(strategy, rules) if is_per_profile(strategy) else load(strategy)
+    per_rules = is_per_profile(strategy) or strategy == SEARCH  # pimc: its profile's defaults
+    info = resolve_spec(strategy, rules) if per_rules else load(strategy)
     if not info.parametric:
         raise TuneError(f"strategy '{strategy}' has no parameters to tune (parametric: "
                         "tactician, cautious, a strategy file built on them, pimc)")

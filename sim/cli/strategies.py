@@ -8,6 +8,7 @@ from sim.cli.options import rules_option
 from sim.core.profiles import load_rules
 from strategies.per_profile import (
     PER_PROFILE,
+    SEARCH,
     is_per_profile,
     resolve_base,
     resolve_model,
@@ -61,8 +62,12 @@ def show(spec: str, rules_spec: str) -> None:
     path (read from the strategy file's folder). The tactician vector it resolves to under
     ``--rules`` is shown too.
 
+    ``pimc`` by name plays its profile's shipped defaults under ``--rules`` (a value model at
+    the leaves, strategies/search_defaults.toml), shown with the model file; a strategy file
+    with base = "pimc" starts from the registry's parameters (rollouts to the end).
+
     The output is itself a valid strategy file."""
-    if is_per_profile(spec):
+    if is_per_profile(spec) or spec == SEARCH:
         info = resolve_spec(spec, load_rules(rules_spec))
     else:
         info = load(spec)
@@ -73,6 +78,8 @@ def show(spec: str, rules_spec: str) -> None:
         _show_base_policy(info, rules_spec)
     if info.module == LEARNED_MODULE:
         _show_model(info, rules_spec)
+    elif info.model:
+        click.echo(f'{MODEL_KEY} = "{info.model}"  # the value model that scores the leaves')
     if not info.parametric:
         click.echo("# (no parameters)")
         return

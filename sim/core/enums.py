@@ -69,6 +69,9 @@ Candidate = enumeration("Candidate", (
 # A search player's tallies per decision kind (``w.search_stats`` columns): decisions asked,
 # those with more than one candidate (searched), those where it left the base move, and the
 # worlds and rollouts it played on them; with discard inference, the worlds it drew, those it
-# refused as unlikely given the other seats' discards, and those kept unfitting when no draw fit.
+# refused as unlikely given the other seats' discards, and those kept unfitting when no draw fit;
+# with soft inference, the worlds kept by likelihood and the sum of their effective numbers of
+# draws (in thousandths: (sum of likelihoods)^2 / sum of squares over a world's draws).
 SearchStat = enumeration("SearchStat", ("decisions", "searched", "left base", "worlds",
-                                        "rollouts", "draws", "rejected", "kept unfit"))
+                                        "rollouts", "draws", "rejected", "kept unfit",
+                                        "soft worlds", "effective draws"))

@@ -104,7 +104,7 @@ def _searched_rows(g, w, t, x, seed: int, game: int, deal: int, seat: int, count
     (``strategies.learned.player``: in one imagined deal where the decision can bring unseen
     cards, else on a copy of the position). Returns the rows written (0 when no world
     consistent with the decision was found)."""
-    if not evaluate(g, w, t, x, seat, VIEW_FAIR, 0.0, worlds, 0, ROLLOUT_POLICY, 0.0, 0,
+    if not evaluate(g, w, t, x, seat, VIEW_FAIR, (0.0, 1.0, 1.0), worlds, 0, ROLLOUT_POLICY, 0.0, 0,
                     count):
         return 0
     trace_on, stream = quiet(w, t)

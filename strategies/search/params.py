@@ -17,6 +17,8 @@ P_PRUNE = 9
 P_INFER = 10
 P_INFER_SLACK = 11
 P_LEAF = 12
+P_INFER_TEMP = 13
+P_INFER_DRAWS = 14
 
 # ``baseline`` (strategies.lookahead.candidates: BASELINE_GREEDY, BASELINE_POLICY) and
 # ``rollout`` name a policy by number; "the base policy" is the tactician vector the seat's
@@ -25,7 +27,7 @@ P_LEAF = 12
 # recompilation per vector.
 ROLLOUT_GREEDY, ROLLOUT_RANDOM, ROLLOUT_EPSILON, ROLLOUT_POLICY = 0, 1, 2, 3
 
-INFER_NONE, INFER_DISCARDS = 0, 1
+INFER_NONE, INFER_DISCARDS, INFER_SOFT = 0, 1, 2
 
 SEARCH_PARAMS: tuple[Param, ...] = (
     Param("worlds", P_WORLDS, 1, 256, True,
@@ -60,22 +62,31 @@ SEARCH_PARAMS: tuple[Param, ...] = (
     Param("prune", P_PRUNE, 0, 10, False,
           "with race: standard errors of the paired difference by which a candidate may trail "
           "the leader before it stops getting worlds"),
-    Param("infer", P_INFER, 0, 1, True,
+    Param("infer", P_INFER, 0, 2, True,
           "0: every world deals the unseen cards uniformly; 1: discard inference: a world in "
           "which the base policy, holding another seat's imagined hand, would not have made "
-          "that seat's last discard is kept only with chance infer_slack, else drawn again"),
+          "that seat's last discard is kept only with chance infer_slack, else drawn again; "
+          "2: soft inference: each world is one of infer_draws draws, kept with chance "
+          "proportional to how likely the other seats' last discards are in it"),
     Param("infer_slack", P_INFER_SLACK, 0, 1, False,
           "with infer 1: the chance of keeping a world for each seat whose last discard the "
           "base policy would not have made in it (0: only worlds that fit every discard; 1: no "
-          "inference)"),
+          "inference); with infer 2: the floor, the weight of a uniform choice among the held "
+          "kinds in each discard's likelihood (1: no inference)"),
     Param("leaf", P_LEAF, 0, 1, True,
           "1: a rollout stops once the searcher's own turn has ended 'horizon' times and the "
           "position is scored by a value model (model = FILE, fitted by handfoot learn "
           "--target value) instead of played to the end; 0: rollouts are scored as they stand "
           "where they stop"),
+    Param("infer_temp", P_INFER_TEMP, 1, 500, False,
+          "with infer 2: the temperature, in discard-score points, of the base policy's "
+          "softened discard choice (small: only its own least useful card; large: any card)"),
+    Param("infer_draws", P_INFER_DRAWS, 1, 64, True,
+          "with infer 2: worlds drawn for each world played, one kept by its likelihood (1: "
+          "no inference)"),
 )
 
 SEARCH_DEFAULTS = {"worlds": 128, "discards": 3, "rollout": 3, "epsilon": 0.1, "horizon": 0,
                    "meld_variants": 1, "caution": 1.0,
                    "baseline": 1, "race": 0, "prune": 2.0, "infer": 0, "infer_slack": 0.2,
-                   "leaf": 0}
+                   "leaf": 0, "infer_temp": 20.0, "infer_draws": 8}

@@ -19,10 +19,13 @@ strategy names (``base_policy``), read at run time. Rollout search improves on i
 (Tesauro and Galperin 1996), so the stronger the base, the stronger the search; and every
 seat of an imagined deal plays it, the searcher's partner and opponents too.
 
-With ``infer = 1`` the worlds also weigh what the other seats did (discard inference): a world
-in which the base policy, holding another seat's imagined hand, would not have made that
-seat's last discard is kept only with chance ``infer_slack`` (``_fits_discards``), so the
-worlds lean toward the hands that explain the discards seen, beside the cards known to be held.
+With ``infer`` the worlds also weigh what the other seats did (discard inference,
+``strategies.search.inference``): with ``infer = 1`` a world in which the base policy, holding
+another seat's imagined hand, would not have made that seat's last discard is kept only with
+chance ``infer_slack``; with ``infer = 2`` each world played is one of ``infer_draws`` draws,
+kept with chance proportional to how likely the seen discards are in it (a softened base
+policy). Either way the worlds lean toward the hands that explain the discards seen, beside
+the cards known to be held.
 
 It decides only from what its seat may know: a world is built from the seat's view alone (its
 base policy is its own configuration, not a hidden card; every discard is public).
@@ -32,7 +35,6 @@ from __future__ import annotations
 
 import numpy as np
 
-from sim.core.cards import N_KINDS
 from sim.core.enums import Decision, SearchStat
 from sim.engine import rng
 from sim.engine.determinize import copy_truth, copy_truth_but_stock, deal_world
@@ -41,13 +43,11 @@ from sim.engine.jit import njit
 from sim.engine.layout import (
     MAX_WORLDS,
     S_DECISION,
-    S_PLAYERS,
     S_SEAT,
 )
 from strategies.going_out import plan_go_out
 from strategies.judgement import going_out_wins_deal
 from strategies.lookahead import candidates as cands
-from strategies.lookahead.heuristics import ask_policy_for
 from strategies.lookahead.playing import (
     decision_step,
     play_candidate,
@@ -56,15 +56,19 @@ from strategies.lookahead.playing import (
     world_key,
 )
 from strategies.plans import ENTRIES2
+from strategies.search.inference import fits_discards, world_likelihood
 from strategies.search.params import (
     INFER_DISCARDS,
+    INFER_SOFT,
     P_BASELINE,
     P_CAUTION,
     P_DISCARDS,
     P_EPSILON,
     P_HORIZON,
     P_INFER,
+    P_INFER_DRAWS,
     P_INFER_SLACK,
+    P_INFER_TEMP,
     P_LEAF,
     P_MELD_VARIANTS,
     P_PRUNE,
@@ -83,8 +87,9 @@ WORLD_TRIES = 64
 # What a searching seat's worlds are built from: its own view (a fair player); the true
 # position, the stock's order too (``oracle``); the true hands and Feet with the stock
 # reshuffled (``oracle-hands``: what perfect inference of the hands could know at most); its
-# own view, the worlds weighed by the other seats' last discards (``infer = 1``).
-VIEW_FAIR, VIEW_ALL, VIEW_HANDS, VIEW_INFER = 0, 1, 2, 3
+# own view, the worlds filtered by the other seats' last discards (``infer = 1``), or resampled
+# by their likelihood (``infer = 2``).
+VIEW_FAIR, VIEW_ALL, VIEW_HANDS, VIEW_INFER, VIEW_SOFT = 0, 1, 2, 3, 4
 
 
 @njit(cache=True)
@@ -93,49 +98,65 @@ def search_view(view: int, params) -> int:
     inference on (``infer``) infers; the oracles' views are the truth, nothing to infer."""
     if view == VIEW_FAIR and int(params[P_INFER]) == INFER_DISCARDS:
         return VIEW_INFER
+    if view == VIEW_FAIR and int(params[P_INFER]) == INFER_SOFT:
+        return VIEW_SOFT
     return view
 
 
 @njit(cache=True)
-def _would_discard(world, w, seat: int, other: int, kind: int) -> bool:
-    """Would the searching ``seat``'s base policy, holding ``other``'s imagined hand as it was
-    before its last discard (the world's hand plus that ``kind``: a seat's hand does not
-    change between its turns), have discarded ``kind``? Asked in the present position, not the
-    one of the discard: an approximation (the table, the pile and what was taken from it may
-    have changed since; only for the seat just before the searcher, asked at the searcher's
-    pick-up, is it that position but for the pile's top card, which the tactician's discard
-    does not read), which the slack of ``_fits_discards`` absorbs. The world is left as it
-    was."""
-    world.hand[other, kind] += 1
-    choice = ask_policy_for(Decision.DISCARD, world, w, other, w.base_params[seat])
-    world.hand[other, kind] -= 1
-    return choice == kind
+def inference(params) -> tuple[float, float, float]:
+    """What the worlds' inference reads from the searcher's own ``params``, taken before the
+    rollouts set every seat's parameters to the base policy's: (infer_slack, infer_temp,
+    infer_draws)."""
+    return (params[P_INFER_SLACK], max(params[P_INFER_TEMP], 1e-6),
+            max(params[P_INFER_DRAWS], 1.0))
 
 
 @njit(cache=True)
-def _fits_discards(g, w, world, seat: int, slack: float) -> bool:
-    """Keep the world? Each other seat with a last discard this deal (but the seat whose turn
-    is on: its hand has changed since) whose discard the base policy would not have made in
-    this world keeps it only with chance ``slack``, drawn from the world's stream: a world
-    is kept with chance ``slack`` to the number of discards it does not explain."""
-    for other in range(g.sc[S_PLAYERS]):
-        kind = g.last_discard[other]
-        if other == seat or other == g.sc[S_SEAT] or kind < 0 or kind >= N_KINDS:
-            continue
-        if not _would_discard(world, w, seat, other, kind) and \
-                rng.uniform(w.rng, rng.STREAM_WORLD) >= slack:
-            return False
+def _soft_world(g, w, x, seat: int, floor: float, temperature: float, draws: int, key,
+                grant: bool) -> bool:
+    """``VIEW_SOFT``: ``draws`` worlds drawn from keys derived from ``key``, one kept with
+    chance proportional to its likelihood (``inference.world_likelihood``; a grant's draw
+    where the asker cannot go out has none), and dealt again into ``x[0]``. Tallies the draws,
+    the worlds kept and their effective number of draws ((sum L)^2 / sum L^2, in thousandths:
+    ``draws`` when the discards say nothing, 1 when one draw explains them alone). False
+    when no draw fits."""
+    decision = g.sc[S_DECISION]
+    total = 0.0
+    total_sq = 0.0
+    chosen = -1
+    for attempt in range(draws):
+        deal_world(g, w, seat, x, 0, rng.mix64(key + np.uint64(attempt)))
+        if grant:
+            n, _ = plan_go_out(x[0], w, g.sc[S_SEAT], ENTRIES2)
+            if n < 0:
+                continue
+        weight = world_likelihood(g, w, x[0], seat, floor, temperature)
+        total += weight
+        total_sq += weight * weight
+        # one draw kept with chance weight / total so far: in the end, weight / sum of all
+        if weight > 0.0 and rng.uniform(w.rng, rng.STREAM_WORLD) * total < weight:
+            chosen = attempt
+    w.search_stats[decision, SearchStat.DRAWS] += draws
+    if chosen < 0:
+        return False
+    w.search_stats[decision, SearchStat.SOFT_WORLDS] += 1
+    w.search_stats[decision, SearchStat.EFFECTIVE_DRAWS] += int(1000.0 * total * total /
+                                                                total_sq)
+    deal_world(g, w, seat, x, 0, rng.mix64(key + np.uint64(chosen)))
     return True
 
 
 @njit(cache=True)
-def _world(g, w, x, seat: int, view: int, slack: float, key) -> bool:
+def _world(g, w, x, seat: int, view: int, infer, key) -> bool:
     """Deal world ``x[0]`` from ``key`` as the seat's ``view`` allows. A partner answering an
     ask knows the asker can go out (it asked), so only worlds where the asker's imagined cards
-    allow it are drawn; with ``VIEW_INFER`` a world is kept as ``_fits_discards`` says. Draws
-    that do not fit are replaced by draws from keys derived from ``key`` (the same for every
-    candidate: they all meet the same worlds), up to WORLD_TRIES; then the last draw the
-    asker fits is kept (counted as ``kept unfit``). False when the asker fits none."""
+    allow it are drawn; with ``VIEW_INFER`` a world is kept as ``fits_discards`` says, with
+    ``VIEW_SOFT`` one of several draws is kept by its likelihood (``_soft_world``). ``infer``
+    is (infer_slack, infer_temp, infer_draws). Draws that do not fit are replaced by draws
+    from keys derived from ``key`` (the same for every candidate: they all meet the same
+    worlds), up to WORLD_TRIES; then the last draw the asker fits is kept (counted as ``kept
+    unfit``). False when the asker fits none."""
     if view == VIEW_ALL:
         copy_truth(g, x, 0, key)
         return True
@@ -143,8 +164,10 @@ def _world(g, w, x, seat: int, view: int, slack: float, key) -> bool:
         copy_truth_but_stock(g, w, x, 0, key)
         return True
     grant = g.sc[S_DECISION] == Decision.GRANT
-    infer = view == VIEW_INFER
-    if not grant and not infer:
+    if view == VIEW_SOFT:
+        return _soft_world(g, w, x, seat, infer[0], infer[1], int(infer[2]), key, grant)
+    infer_discards = view == VIEW_INFER
+    if not grant and not infer_discards:
         deal_world(g, w, seat, x, 0, key)
         return True
     decision = g.sc[S_DECISION]
@@ -155,10 +178,10 @@ def _world(g, w, x, seat: int, view: int, slack: float, key) -> bool:
             n, _ = plan_go_out(x[0], w, g.sc[S_SEAT], ENTRIES2)
             if n < 0:
                 continue
-        if not infer:
+        if not infer_discards:
             return True
         w.search_stats[decision, SearchStat.DRAWS] += 1
-        if _fits_discards(g, w, x[0], seat, slack):
+        if fits_discards(g, w, x[0], seat, infer[0]):
             return True
         w.search_stats[decision, SearchStat.REJECTED] += 1
         fallback = attempt
@@ -190,7 +213,7 @@ def _end(w, policy: int) -> None:
 
 
 @njit(cache=True)
-def _play_worlds(g, w, t, x, seat: int, view: int, slack: float, first: int, n: int,
+def _play_worlds(g, w, t, x, seat: int, view: int, infer, first: int, n: int,
                  key_offset: int, policy: int, epsilon: float, horizon: int, leaf: bool,
                  count: int) -> int:
     """Play every racing candidate (``w.cand_alive``) on in worlds ``first`` .. ``first + n -
@@ -203,7 +226,7 @@ def _play_worlds(g, w, t, x, seat: int, view: int, slack: float, first: int, n: 
     rollouts = 0
     for k in range(first, first + n):
         key = world_key(g, step, key_offset + k)
-        if not _world(g, w, x, seat, view, slack, key):
+        if not _world(g, w, x, seat, view, infer, key):
             rollouts = -1
             break
         for c in range(count):
@@ -223,7 +246,7 @@ def _play_worlds(g, w, t, x, seat: int, view: int, slack: float, first: int, n: 
 
 
 @njit(cache=True)
-def evaluate(g, w, t, x, seat: int, view: int, slack: float, worlds: int, first_world: int,
+def evaluate(g, w, t, x, seat: int, view: int, infer, worlds: int, first_world: int,
              policy: int, epsilon: float, horizon: int, count: int) -> bool:
     """Play each of the ``count`` candidates on in worlds ``first_world`` ..
     ``first_world + worlds - 1``; ``w.world_values[c, k - first_world]`` gets the outcome of
@@ -232,7 +255,7 @@ def evaluate(g, w, t, x, seat: int, view: int, slack: float, worlds: int, first_
     for c in range(count):
         w.cand_alive[c] = 1
     _begin(w, seat, policy)
-    played = _play_worlds(g, w, t, x, seat, view, slack, 0, worlds, first_world, policy,
+    played = _play_worlds(g, w, t, x, seat, view, infer, 0, worlds, first_world, policy,
                           epsilon, horizon, False, count)
     _end(w, policy)
     return played >= 0
@@ -310,7 +333,7 @@ def keep_racing(w, count: int, worlds: int, prune: float, caution: float) -> boo
 
 
 @njit(cache=True)
-def race(g, w, t, x, seat: int, view: int, slack: float, budget: int, step: int,
+def race(g, w, t, x, seat: int, view: int, infer, budget: int, step: int,
          prune: float, caution: float, policy: int, epsilon: float, horizon: int, leaf: bool,
          count: int) -> int:
     """Worlds added ``step`` at a time, up to ``budget``, while ``keep_racing`` says the
@@ -322,7 +345,7 @@ def race(g, w, t, x, seat: int, view: int, slack: float, budget: int, step: int,
     rollouts = 0
     while done < budget:
         n = min(step, budget - done)
-        played = _play_worlds(g, w, t, x, seat, view, slack, done, n, 0, policy, epsilon,
+        played = _play_worlds(g, w, t, x, seat, view, infer, done, n, 0, policy, epsilon,
                               horizon, leaf, count)
         if played < 0:
             done = -1
@@ -356,7 +379,7 @@ def search(g, w, t, x, seat: int, view: int) -> int:
     step = int(params[P_RACE])
     if step <= 0:
         step = budget
-    worlds = race(g, w, t, x, seat, search_view(view, params), params[P_INFER_SLACK], budget,
+    worlds = race(g, w, t, x, seat, search_view(view, params), inference(params), budget,
                   step, params[P_PRUNE], params[P_CAUTION], int(params[P_ROLLOUT]),
                   params[P_EPSILON], int(params[P_HORIZON]),
                   params[P_LEAF] > 0 and params[P_HORIZON] > 0, count)
@@ -392,7 +415,7 @@ def candidate_values(g, w, t, x, seat: int, view: int, worlds: int, first_world:
     params = w.params[seat]
     count = cands.gather(g, w, t, x, seat, int(params[P_DISCARDS]),
                          params[P_MELD_VARIANTS] > 0, int(params[P_BASELINE]))
-    if not evaluate(g, w, t, x, seat, search_view(view, params), params[P_INFER_SLACK],
-                    worlds, first_world, policy, epsilon, horizon, count):
+    if not evaluate(g, w, t, x, seat, search_view(view, params), inference(params), worlds,
+                    first_world, policy, epsilon, horizon, count):
         return 0
     return count

@@ -194,10 +194,10 @@ def search_decisions(rules: Rules, games: int = 10, opponent: str = "tuned",
     where it searches), rollouts per second of search on one core, and per decision kind how
     often it left the base move and for which kind of candidate (``w.search_stats``)."""
     from sim.core.enums import Candidate, Decision, SearchStat
-    from strategies.registry import load
+    from strategies.per_profile import resolve_spec
     from tests.bench.bench_search import time_search
 
-    pimc = search or load("pimc")
+    pimc = search or resolve_spec("pimc", rules)
     timing = time_search(rules, pimc, opponent, games)
     stats = timing.stats
     summary = timing.summary()
