@@ -15,13 +15,13 @@ Plain Python: reading it loads no compiler.
 
 from __future__ import annotations
 
-import tomllib
 from dataclasses import dataclass
 from functools import cache
 from importlib import resources
 from pathlib import Path
 
 from sim.core.profiles import PROFILES
+from sim.core.tomlfile import read_toml
 from strategies.registry import StrategyError
 from strategies.search.params import SEARCH_DEFAULTS
 
@@ -83,8 +83,7 @@ def _params(entry: dict, where: str) -> dict[str, int]:
 
 @cache
 def _read(path: str) -> dict[str, ProfileSearch]:
-    with open(path, "rb") as fh:
-        data = tomllib.load(fh)
+    data = read_toml(path, "the search's defaults", StrategyError)
     out = {}
     for profile, entry in data.items():
         if profile not in PROFILES:

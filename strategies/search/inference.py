@@ -91,30 +91,31 @@ def discard_likelihood(world, w, seat: int, other: int, kind: int, floor: float,
     keep_pairs = int(base[P.P_KEEP_PAIRS]) == 1
     safety = int(base[P.P_DISCARD_SAFETY]) == 1
     world.hand[other, kind] += 1
+    forced = must_discard_red3(world, other)
+    # One pass over the held kinds: their count and the Boltzmann sum, kept relative to the
+    # least score so far (rescaled when a lower one comes: no exponent overflows). A tie goes
+    # to the lowest kind, as in least_useful_card's keys: each score gets kind / KIND_SPAN of
+    # a point, too little to matter otherwise.
     held = 0
+    least = np.inf
+    total = 0.0
+    mine = 0.0
     for k in range(N_KINDS):
-        held += 1 if world.hand[other, k] > 0 else 0
-    if must_discard_red3(world, other):
+        if world.hand[other, k] == 0:
+            continue
+        held += 1
+        u = discard_usefulness(world, other, k, black3_block, keep_pairs, safety) + \
+            k / KIND_SPAN
+        if u < least:
+            total *= np.exp((u - least) / temperature)  # 0 while nothing is summed
+            least = u
+        total += np.exp(-(u - least) / temperature)
+        if k == kind:
+            mine = u
+    if forced:
         policy = 1.0 if kind == RED3 else 0.0
     else:
-        # The policy's own order: a tie goes to the lowest kind (least_useful_card's keys), so
-        # each kind's score gets kind / KIND_SPAN of a point, too little to matter otherwise.
-        least = 1e18
-        for k in range(N_KINDS):
-            if world.hand[other, k] > 0:
-                least = min(least, discard_usefulness(world, other, k, black3_block,
-                                                      keep_pairs, safety) + k / KIND_SPAN)
-        total = 0.0
-        mine = 0.0
-        for k in range(N_KINDS):
-            if world.hand[other, k] > 0:
-                u = discard_usefulness(world, other, k, black3_block, keep_pairs,
-                                       safety) + k / KIND_SPAN
-                e = np.exp(-(u - least) / temperature)
-                total += e
-                if k == kind:
-                    mine = e
-        policy = mine / total
+        policy = np.exp(-(mine - least) / temperature) / total
     world.hand[other, kind] -= 1
     return floor / held + (1.0 - floor) * policy
 

@@ -113,24 +113,32 @@ def inference(params) -> tuple[float, float, float]:
 
 
 @njit(cache=True)
+def _draw(g, w, x, seat: int, key, attempt: int, grant: bool) -> bool:
+    """Deal draw number ``attempt`` of the world of ``key`` into ``x[0]``; whether it fits a
+    grant (the asker can go out in it; any draw fits another decision)."""
+    deal_world(g, w, seat, x, 0, rng.mix64(key + np.uint64(attempt)))
+    if not grant:
+        return True
+    n, _ = plan_go_out(x[0], w, g.sc[S_SEAT], ENTRIES2)
+    return n >= 0
+
+
+@njit(cache=True)
 def _soft_world(g, w, x, seat: int, floor: float, temperature: float, draws: int, key,
                 grant: bool) -> bool:
     """``VIEW_SOFT``: ``draws`` worlds drawn from keys derived from ``key``, one kept with
     chance proportional to its likelihood (``inference.world_likelihood``; a grant's draw
-    where the asker cannot go out has none), and dealt again into ``x[0]``. Tallies the draws,
-    the worlds kept and their effective number of draws ((sum L)^2 / sum L^2, in thousandths:
-    ``draws`` when the discards say nothing, 1 when one draw explains them alone). False
-    when no draw fits."""
+    where the asker cannot go out has none), left in ``x[0]``. Tallies the draws, the worlds
+    kept and their effective number of draws ((sum L)^2 / sum L^2, in thousandths: ``draws``
+    when the discards say nothing, 1 when one draw explains them alone). False when no draw
+    fits."""
     decision = g.sc[S_DECISION]
     total = 0.0
     total_sq = 0.0
     chosen = -1
     for attempt in range(draws):
-        deal_world(g, w, seat, x, 0, rng.mix64(key + np.uint64(attempt)))
-        if grant:
-            n, _ = plan_go_out(x[0], w, g.sc[S_SEAT], ENTRIES2)
-            if n < 0:
-                continue
+        if not _draw(g, w, x, seat, key, attempt, grant):
+            continue
         weight = world_likelihood(g, w, x[0], seat, floor, temperature)
         total += weight
         total_sq += weight * weight
@@ -143,7 +151,8 @@ def _soft_world(g, w, x, seat: int, floor: float, temperature: float, draws: int
     w.search_stats[decision, SearchStat.SOFT_WORLDS] += 1
     w.search_stats[decision, SearchStat.EFFECTIVE_DRAWS] += int(1000.0 * total * total /
                                                                 total_sq)
-    deal_world(g, w, seat, x, 0, rng.mix64(key + np.uint64(chosen)))
+    if chosen != draws - 1:  # x[0] holds the last draw; the kept one is dealt again
+        _draw(g, w, x, seat, key, chosen, False)
     return True
 
 
@@ -173,11 +182,8 @@ def _world(g, w, x, seat: int, view: int, infer, key) -> bool:
     decision = g.sc[S_DECISION]
     fallback = -1
     for attempt in range(WORLD_TRIES):
-        deal_world(g, w, seat, x, 0, rng.mix64(key + np.uint64(attempt)))
-        if grant:
-            n, _ = plan_go_out(x[0], w, g.sc[S_SEAT], ENTRIES2)
-            if n < 0:
-                continue
+        if not _draw(g, w, x, seat, key, attempt, grant):
+            continue
         if not infer_discards:
             return True
         w.search_stats[decision, SearchStat.DRAWS] += 1
@@ -188,7 +194,7 @@ def _world(g, w, x, seat: int, view: int, infer, key) -> bool:
     if fallback < 0:
         return False
     w.search_stats[decision, SearchStat.KEPT_UNFIT] += 1
-    deal_world(g, w, seat, x, 0, rng.mix64(key + np.uint64(fallback)))
+    _draw(g, w, x, seat, key, fallback, False)
     return True
 
 
