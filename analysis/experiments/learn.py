@@ -99,6 +99,10 @@ def check(settings: LearnSettings, out: Path | None):
 
     if settings.fit.kind not in ("ridge", "mlp"):
         raise LearnError(f"unknown model kind '{settings.fit.kind}' (known: ridge, mlp)")
+    if settings.fit.loss == "rank" and (settings.fit.kind, settings.fit.target) \
+            != ("mlp", "advantage"):
+        raise LearnError("--loss rank fits an advantage network: use it with --kind mlp and "
+                         "--target advantage")
     if settings.fit.target == "advantage" and settings.worlds == 0:
         raise LearnError("an advantage model needs searched targets (--worlds 1 or more): "
                          "with --worlds 0 only the candidate played has an outcome")

@@ -21,6 +21,7 @@ from strategies.learned.model_file import Model
 
 KINDS = ("ridge", "mlp")
 TARGETS = ("advantage", "value")
+LOSSES = ("regression", "rank")
 OUTPUT_SCALE = 1000.0  # the network is fitted on outcomes in thousands of points
 CALIBRATION_BINS = 10
 CURVE_SHARES = (0.125, 0.25, 0.5, 1.0)
@@ -39,12 +40,17 @@ class FitSettings:
     hidden: int = 32  # network units
     max_iter: int = 80  # network epochs at most (early stopping on a tenth of the rows)
     seed: int = 1
+    loss: str = "regression"  # or "rank": refined on each decision's order (learn_rank)
+    temperature: float = 50.0  # points: the softmax temperature of the rank loss
 
     def describe(self) -> dict:
         if self.kind == "ridge":
             return {"kind": "ridge", "target": self.target, "alpha": self.alpha}
-        return {"kind": "mlp", "target": self.target, "hidden": self.hidden,
-                "max_iter": self.max_iter, "seed": self.seed}
+        out = {"kind": "mlp", "target": self.target, "hidden": self.hidden,
+               "max_iter": self.max_iter, "seed": self.seed}
+        if self.loss == "rank":  # a regression fit's record is as it was before rank existed
+            out.update(loss="rank", temperature=self.temperature)
+        return out
 
 
 @dataclass(frozen=True)
@@ -92,6 +98,9 @@ def fit(rows: Rows, settings: FitSettings, rules_id: str, profile: str) -> Model
     """A model of the rows' targets (``settings.target``) from their features."""
     from threadpoolctl import threadpool_limits
 
+    if settings.loss == "rank" and (settings.kind, settings.target) != ("mlp", "advantage"):
+        raise FitError("the rank loss fits an advantage network: use it with --kind mlp "
+                       "and --target advantage")
     x, y = rows.design(settings.target)
     mean, scale = _standardise(x)
     z = (x - mean) / scale
@@ -117,9 +126,18 @@ def fit(rows: Rows, settings: FitSettings, rules_id: str, profile: str) -> Model
             net.fit(z, y / OUTPUT_SCALE)
     w1, w2 = net.coefs_
     b1, b2 = net.intercepts_
-    return Model(kind="mlp", hidden_weights=w1.T.tolist(), hidden_bias=b1.tolist(),
-                 output_weights=(w2[:, 0] * OUTPUT_SCALE).tolist(),
-                 output_bias=float(b2[0] * OUTPUT_SCALE), **common)
+    hidden_w, hidden_b = w1.T, b1
+    out_w, out_b = w2[:, 0] * OUTPUT_SCALE, float(b2[0] * OUTPUT_SCALE)
+    if settings.loss == "rank":
+        from analysis.experiments.learn_rank import refine
+
+        base = np.arange(len(rows.y)) - rows.index
+        with threadpool_limits(limits=1):
+            hidden_w, hidden_b, out_w, out_b, _ = refine(
+                hidden_w, hidden_b, out_w, out_b, z, rows.index, rows.y - rows.y[base],
+                rows.games, settings.temperature)
+    return Model(kind="mlp", hidden_weights=hidden_w.tolist(), hidden_bias=hidden_b.tolist(),
+                 output_weights=out_w.tolist(), output_bias=out_b, **common)
 
 
 def predict_inputs(model: Model, inputs: np.ndarray) -> np.ndarray:

@@ -58,6 +58,14 @@ GAMES = 20_000
 @click.option("--kind", type=click.Choice(["mlp", "ridge"]), default="mlp", show_default=True,
               help="The model: a one-hidden-layer network of rectified units, or ridge "
                    "regression on the features.")
+@click.option("--loss", type=click.Choice(["regression", "rank"]), default="regression",
+              show_default=True,
+              help="How the network is fitted: regression on the searched advantages, or "
+                   "(rank) refined from that fit on each decision's order: the softmax "
+                   "cross-entropy of its scores against the searched advantages, weighted "
+                   "by what a wrong choice there costs (--kind mlp, --target advantage).")
+@click.option("--temperature", type=click.FloatRange(1.0, 10_000.0), default=50.0,
+              show_default=True, help="Points: the softmax temperature of --loss rank.")
 @click.option("--hidden", type=click.IntRange(1, 48), default=32, show_default=True,
               help="Hidden units of the network.")
 @click.option("--alpha", type=float, default=1.0, show_default=True,
@@ -84,7 +92,7 @@ GAMES = 20_000
 @cluster_options()
 def learn(rules_spec: str, out: Path, player: str | None, games: int, seed: int,
           sample_rate: float, worlds: int, explore: float, target: str, kind: str,
-          hidden: int, alpha: float, rounds: int, measure: int,
+          loss: str, temperature: float, hidden: int, alpha: float, rounds: int, measure: int,
           name: str | None, resume: bool, runs_dir: Path, report_dir: Path | None, jobs: int,
           progress: bool | None) -> None:
     """Fit the model of a `learned` player for one rule set: play games with every seat
@@ -116,7 +124,8 @@ def learn(rules_spec: str, out: Path, player: str | None, games: int, seed: int,
         settings = LearnSettings(rules=rules_spec, player=player, seed=seed, games=games,
                                  sample_rate=sample_rate, explore=explore, worlds=worlds,
                                  fit=FitSettings(kind=kind, target=target, alpha=alpha,
-                                                 hidden=hidden, seed=seed))
+                                                 hidden=hidden, seed=seed, loss=loss,
+                                                 temperature=temperature))
         show = sys.stderr.isatty() if progress is None else progress
         model = run_learn(settings, out, runs_dir, name=name, resume=resume, jobs=jobs,
                           progress=show, note=note, rounds=rounds, measure=measure)
