@@ -74,11 +74,17 @@ class LearnSettings:
     worlds: int = 16
     held_out: float = 0.1  # share of the games (the last ones) held out
     fit: FitSettings = FitSettings()
+    # The targets' search: 0, to the end of the deal; else the leaf search, the base policy
+    # for this many of the seat's own turns, then the value model ``label_model`` (a file;
+    # "" for the profile's shipped one).
+    label_horizon: int = 0
+    label_model: str = ""
 
     def run_name(self) -> str:
         stem = Path(self.rules).stem if self.rules.endswith(".toml") else self.rules
         player = Path(self.player).stem if self.player.endswith(".toml") else self.player
-        return f"learn-{stem}-{player}-s{self.seed}-g{self.games}"
+        leaf = f"-leaf{self.label_horizon}" if self.label_horizon else ""
+        return f"learn-{stem}-{player}-s{self.seed}-g{self.games}{leaf}"
 
 
 def min_games(settings: LearnSettings, deals_per_game: int) -> int:
@@ -110,9 +116,11 @@ def check(settings: LearnSettings, out: Path | None):
         raise LearnError(f"the held-out share must be between 0 and 1 (got {settings.held_out})")
     rules, profile = rules_and_profile(settings.rules)
     check_spec(settings.player)
+    label_path, label_sha = label_model_for(settings, rules, profile)
     try:
         recording = Recording(settings.sample_rate, settings.explore, settings.worlds,
-                              FEATURE_VERSION, feature_digest())
+                              FEATURE_VERSION, feature_digest(), settings.label_horizon,
+                              label_path, label_sha)
     except RunError as exc:
         raise LearnError(str(exc)) from None
     need = min_games(settings, rules.deals_per_game)
@@ -136,6 +144,36 @@ def check(settings: LearnSettings, out: Path | None):
                    chunk_size=chunk_size_for(settings.games, 2), keep_records=True,
                    recording=recording)
     return rules, profile, spec
+
+
+def label_model_for(settings: LearnSettings, rules, profile: str | None) -> tuple[str, str]:
+    """The value model file (absolute path) and its sha256 behind leaf-search labels, or
+    ("", "") for labels searched to the end; refuses, in one line, a model that is missing,
+    damaged, for other rules or not a value model."""
+    from strategies.learned.model_file import file_digest
+    from strategies.per_profile import value_file
+
+    if settings.label_horizon == 0:
+        if settings.label_model:
+            raise LearnError("--label-model is the value model of leaf-search labels: give "
+                             "--label-horizon 1 or more with it")
+        return "", ""
+    if settings.label_model:
+        path = Path(settings.label_model)
+    elif profile is not None and value_file(profile).exists():
+        path = value_file(profile)
+    else:
+        raise LearnError("leaf-search labels need a value model: these rules have no shipped "
+                         "one, so give --label-model FILE (fitted by handfoot learn --target "
+                         "value)")
+    try:
+        model = read_model(path, rules.rules_id)
+    except ModelError as exc:
+        raise LearnError(f"--label-model: {exc}") from None
+    if model.target != "value":
+        raise LearnError(f"--label-model: {path} is an {model.target} model; leaf-search "
+                         "labels need a value model (handfoot learn --target value)")
+    return str(path.resolve()), file_digest(path)
 
 
 def play(spec: RunSpec, folder: Path, resume: bool, jobs: int, progress: bool, note) -> Run:
@@ -230,11 +268,10 @@ def fit_run(run: Run, settings: LearnSettings, rules_id: str, profile: str,
                      "rows": int(len(rows.y)), "training_rows": int(len(train.y)),
                      "data_rounds": len(earlier) + 1,
                      "held_out_games": settings.games - first_held,
-                     "target": ("the mean outcome of the position over the worlds, played on "
-                                "by the base policy in every seat" if settings.worlds else
-                                "the deal's realised outcome")
-                     + " (the seat's side's deal score minus the best other side's; in the "
-                       "last deal, the game margin plus or minus 2000 for winning or losing)"},
+                     "target": _target_text(run.spec.recording),
+                     **({"label_horizon": settings.label_horizon,
+                         "label_model_sha256": run.spec.recording.label_model_sha256}
+                        if settings.label_horizon else {})},
         "fit": settings.fit.describe(),
         "held_out": errors,
         "learning_curve": curve,
@@ -243,6 +280,22 @@ def fit_run(run: Run, settings: LearnSettings, rules_id: str, profile: str,
         "rounds": [],
     }
     return model
+
+
+def _target_text(recording: Recording) -> str:
+    """What a recorded target is, in words (in the model file)."""
+    if not recording.worlds:
+        what = "the deal's realised outcome"
+    elif recording.label_horizon:
+        what = ("the mean value of the position over the worlds by the leaf search: played on "
+                f"by the base policy in every seat for {recording.label_horizon} of the seat's "
+                "own turns, then valued by the value model of sha256 "
+                f"{recording.label_model_sha256[:12]}")
+    else:
+        what = ("the mean outcome of the position over the worlds, played on by the base "
+                "policy in every seat")
+    return what + (" (the seat's side's deal score minus the best other side's; in the last "
+                   "deal, the game margin plus or minus 2000 for winning or losing)")
 
 
 def base_record(played, rules) -> dict:

@@ -47,6 +47,13 @@ GAMES = 20_000
               help="Imagined deals behind each recorded candidate's target (the search's "
                    "value, every seat playing the player's base policy); 0: the deal's "
                    "realised outcome, one row per recorded decision.")
+@click.option("--label-horizon", type=click.IntRange(0, 40), default=0, show_default=True,
+              help="0: each world of a target is played to the end of the deal; H: by the "
+                   "leaf search, the base policy for H of the seat's own turns, then valued by "
+                   "--label-model (cheaper a world, so more worlds a label).")
+@click.option("--label-model", type=click.Path(path_type=Path), default=None,
+              help="The value model of --label-horizon's leaves  [default: the profile's "
+                   "shipped one, strategies/learned/models/<profile>.value.json]")
 @click.option("--explore", type=float, default=0.5, show_default=True,
               help="Chance that a recorded decision plays a random sensible candidate "
                    "instead of the player's own choice.")
@@ -91,7 +98,8 @@ GAMES = 20_000
 @progress_option()
 @cluster_options()
 def learn(rules_spec: str, out: Path, player: str | None, games: int, seed: int,
-          sample_rate: float, worlds: int, explore: float, target: str, kind: str,
+          sample_rate: float, worlds: int, label_horizon: int, label_model: Path | None,
+          explore: float, target: str, kind: str,
           loss: str, temperature: float, hidden: int, alpha: float, rounds: int, measure: int,
           name: str | None, resume: bool, runs_dir: Path, report_dir: Path | None, jobs: int,
           progress: bool | None) -> None:
@@ -123,6 +131,8 @@ def learn(rules_spec: str, out: Path, player: str | None, games: int, seed: int,
         player = player or _default_player(rules_spec)
         settings = LearnSettings(rules=rules_spec, player=player, seed=seed, games=games,
                                  sample_rate=sample_rate, explore=explore, worlds=worlds,
+                                 label_horizon=label_horizon,
+                                 label_model=str(label_model) if label_model else "",
                                  fit=FitSettings(kind=kind, target=target, alpha=alpha,
                                                  hidden=hidden, seed=seed, loss=loss,
                                                  temperature=temperature))

@@ -27,15 +27,21 @@ from strategies.lookahead.features import N_FEATURES
 from strategies.lookahead.schema import feature_column
 from strategies.registry import TACTICIAN_MODULE, StrategyInfo
 
-__all__ = ["M_DEAL", "M_GAME", "M_INDEX", "M_SEAT", "META_COLUMNS", "record", "samples_table"]
+__all__ = ["M_DEAL", "M_GAME", "M_INDEX", "M_SEAT", "META_COLUMNS", "label_model_of", "record",
+           "samples_table"]
 
 
 def record(rules: Rules, seat_strategies: Sequence[str | StrategyInfo], seed: int,
-           first_game: int, n_games: int, sample_rate: float, explore: float, worlds: int):
+           first_game: int, n_games: int, sample_rate: float, explore: float, worlds: int,
+           label_horizon: int = 0, label_model: np.ndarray | None = None):
     """Play ``n_games`` games recording positions; returns the deal records and the recorded
     rows as (features float32 [rows, N_FEATURES], meta int64 [rows, len(META_COLUMNS)],
     targets float64 [rows]). Every seat's base policy for the candidates is its own
-    tactician vector (or, for a search or learned player, its base policy)."""
+    tactician vector (or, for a search or learned player, its base policy). With
+    ``label_horizon`` > 0 the targets are the leaf search's: the base policy for that many of
+    the seat's own turns, then the value model ``label_model`` (a flat array)."""
+    if (label_horizon > 0) != (label_model is not None):
+        raise ValueError("a leaf-search label needs both a horizon and a value model")
     table = make_table(rules, seat_strategies)
     for s, info in enumerate(table.seats):
         if info.module == TACTICIAN_MODULE:
@@ -47,15 +53,28 @@ def record(rules: Rules, seat_strategies: Sequence[str | StrategyInfo], seed: in
     meta = np.zeros((cap, len(META_COLUMNS)), dtype=np.int64)
     targets = np.zeros(cap, dtype=np.float64)
     n = np.zeros(1, dtype=np.int64)
+    label = np.zeros(1) if label_model is None else np.ascontiguousarray(label_model,
+                                                                           dtype=np.float64)
 
     def kernel(g, w, t, x, guard, hooks, fast):
         n[0] = record_games(g, w, t, x, guard, hooks, fast, seed, first_game, n_games, rows,
-                            sample_rate, explore, worlds, feats, meta, targets)
+                            sample_rate, explore, worlds, label_horizon, label, feats, meta,
+                            targets)
 
     run_compiled(table, kernel)
     k = int(n[0])
     return (to_records(rows, seed, rules.partnerships, rules.players), feats[:k].copy(),
             meta[:k].copy(), targets[:k].copy())
+
+
+def label_model_of(recording) -> np.ndarray | None:
+    """The flat value model a recording run's leaf-search labels use (None: labels searched
+    to the end of the deal); its file must still be the one whose sha256 was recorded."""
+    from strategies.learned.model_file import flat_for
+
+    if recording.label_horizon == 0:
+        return None
+    return flat_for(recording.label_model, recording.label_model_sha256)
 
 
 def samples_table(feats: np.ndarray, meta: np.ndarray, targets: np.ndarray) -> dict:

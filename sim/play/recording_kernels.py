@@ -97,15 +97,28 @@ def _record_row(g, w, seed: int, game: int, deal: int, seat: int, c: int, count:
 
 @njit(cache=True)
 def _searched_rows(g, w, t, x, seed: int, game: int, deal: int, seat: int, count: int,
-                   worlds: int, feats, meta, targets, row: int) -> int:
+                   worlds: int, label_horizon: int, label, kept, feats, meta, targets,
+                   row: int) -> int:
     """Every candidate's row, its target the search's mean outcome over ``worlds`` imagined
-    deals (every seat playing the seat's base policy to the end of the deal); the features
-    are those of the position after the candidate as the learned player sees it
-    (``strategies.learned.player``: in one imagined deal where the decision can bring unseen
-    cards, else on a copy of the position). Returns the rows written (0 when no world
-    consistent with the decision was found)."""
-    if not evaluate(g, w, t, x, seat, VIEW_FAIR, (0.0, 1.0, 1.0), worlds, 0, ROLLOUT_POLICY, 0.0, 0,
-                    count):
+    deals, every seat playing the seat's base policy: to the end of the deal, or with
+    ``label_horizon`` > 0 (the leaf search) for that many of the seat's own turns and then
+    valued by the value model ``label`` (swapped into ``w.value_model[seat]`` for the search
+    alone, ``kept`` holding the seat's own model meanwhile). The features are those of the
+    position after the candidate as the learned player sees it (``strategies.learned.player``:
+    in one imagined deal where the decision can bring unseen cards, else on a copy of the
+    position). Returns the rows written (0 when no world consistent with the decision was
+    found)."""
+    leaf = label_horizon > 0
+    if leaf:
+        for j in range(label.shape[0]):
+            kept[j] = w.value_model[seat, j]
+            w.value_model[seat, j] = label[j]
+    found = evaluate(g, w, t, x, seat, VIEW_FAIR, (0.0, 1.0, 1.0), worlds, 0, ROLLOUT_POLICY,
+                     0.0, label_horizon, count, leaf)
+    if leaf:
+        for j in range(label.shape[0]):
+            w.value_model[seat, j] = kept[j]
+    if not found:
         return 0
     trace_on, stream = quiet(w, t)
     if hides_cards(g.sc[S_DECISION]):
@@ -159,8 +172,8 @@ def _restore(w, saved, ends, n: int, lines: int) -> None:
 
 @njit(cache=True)
 def _recorded_decision(g, w, t, x, guard, hooks, fast, seed: int, game: int, deal: int,
-                       explore: float, worlds: int, feats, meta, targets, row: int, saved,
-                       ends) -> int:
+                       explore: float, worlds: int, label_horizon: int, label, kept, feats,
+                       meta, targets, row: int, saved, ends) -> int:
     """Play the pending decision as a recorded one; returns the rows recorded. With
     ``worlds`` = 0 one row, the position after the move played (its target filled in when the
     deal ends); else a row per candidate, searched (``_searched_rows``).
@@ -177,8 +190,8 @@ def _recorded_decision(g, w, t, x, guard, hooks, fast, seed: int, game: int, dea
     count = cands.gather(g, w, t, x, seat, RECORD_DISCARDS, True, BASELINE_POLICY)
     rows = 0
     if worlds > 0 and count > 1:
-        rows = _searched_rows(g, w, t, x, seed, game, deal, seat, count, worlds, feats, meta,
-                              targets, row)
+        rows = _searched_rows(g, w, t, x, seed, game, deal, seat, count, worlds,
+                              label_horizon, label, kept, feats, meta, targets, row)
     chosen = -1
     if count > 1 and _draw(seed, game, deal, g.sc[S_TURN], step, seat + 8) < explore:
         chosen = int(_draw(seed, game, deal, g.sc[S_TURN], step, seat + 16) * count)
@@ -204,15 +217,18 @@ def _recorded_decision(g, w, t, x, guard, hooks, fast, seed: int, game: int, dea
 
 @njit(cache=True)
 def record_games(g, w, t, x, guard, hooks, fast, seed: int, first_game: int, n_games: int,
-                 out, sample_rate: float, explore: float, worlds: int, feats, meta,
-                 targets) -> int:
+                 out, sample_rate: float, explore: float, worlds: int, label_horizon: int,
+                 label, feats, meta, targets) -> int:
     """Play games ``first_game`` .. + ``n_games`` (one row of ``out`` per deal) and record
-    positions (``feats``, ``meta``, ``targets``); returns the rows recorded. Raises when the
-    arrays are full (the caller sizes them for the sample rate)."""
+    positions (``feats``, ``meta``, ``targets``), their targets searched to the end of the
+    deal or, with ``label_horizon`` > 0, by the leaf search with the value model ``label``
+    (``_searched_rows``); returns the rows recorded. Raises when the arrays are full (the
+    caller sizes them for the sample rate)."""
     deals = g.rules[R_DEALS]
     parts = np.zeros(N_PARTS, dtype=np.int64)
     saved = np.empty((MAX_ENTRIES, ENTRY_WIDTH), dtype=np.int32)
     ends = np.empty(MAX_ENTRIES, dtype=np.int32)
+    kept = np.empty(label.shape[0], dtype=np.float64)
     row = 0
     rows = 0
     for game in range(first_game, first_game + n_games):
@@ -229,8 +245,8 @@ def record_games(g, w, t, x, guard, hooks, fast, seed: int, first_game: int, n_g
                     if rows + MAX_CANDIDATES > feats.shape[0]:
                         raise ValueError("recording: more positions than reserved")
                     rows += _recorded_decision(g, w, t, x, guard, hooks, fast, seed, game,
-                                               deal, explore, worlds, feats, meta, targets,
-                                               rows, saved, ends)
+                                               deal, explore, worlds, label_horizon, label,
+                                               kept, feats, meta, targets, rows, saved, ends)
                     continue
                 builtin = builtin_code(g, fast)
                 if builtin != 0:

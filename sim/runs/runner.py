@@ -61,10 +61,10 @@ def warm_cache(rules: Rules, seat_strategies: Sequence,
     with compile_ahead.engine_beside():
         play(rules, seat_strategies, seed=0, first_game=0, n_games=1)
     if recording is not None:
-        from sim.play.recording import record
+        from sim.play.recording import label_model_of, record
 
         record(rules, seat_strategies, 0, 0, 1, recording.sample_rate, recording.explore,
-               recording.worlds)
+               recording.worlds, recording.label_horizon, label_model_of(recording))
 
 
 COMPILE_NOTE_SECONDS = 3.0  # a warm-up longer than this compiled something: say so
@@ -108,13 +108,16 @@ class ChunkTask:
     models: tuple = ()  # ((path, sha256), flat array) of each model file, for a cluster
 
 
-def models_of(seats: Sequence) -> tuple:
-    """The value model of every learned seat, read here, so a cluster's workers play from
-    what the client sends them and need no copy of the model file (``receive_models``)."""
+def models_of(seats: Sequence, recording: Recording | None = None) -> tuple:
+    """The value model of every learned seat (and of a recording run's leaf-search labels),
+    read here, so a cluster's workers play from what the client sends them and need no copy
+    of the model file (``receive_models``)."""
     from strategies.learned.model_file import flat_for
 
     keys = dict.fromkeys((info.model, info.model_sha256) for info in seats
                          if getattr(info, "model_sha256", ""))
+    if recording is not None and recording.label_horizon:
+        keys[(recording.label_model, recording.label_model_sha256)] = None
     return tuple((key, flat_for(*key)) for key in keys)
 
 
@@ -140,11 +143,13 @@ def compute_chunk(task: ChunkTask) -> ChunkResult:
         rec = play(task.rules, task.seats, task.seed, task.first_game, task.games)
         table = cols = flatten(rec)
     else:
-        from sim.play.recording import record, samples_table
+        from sim.play.recording import label_model_of, record, samples_table
 
         rec, feats, meta, targets = record(task.rules, task.seats, task.seed, task.first_game,
                                            task.games, task.recording.sample_rate,
-                                           task.recording.explore, task.recording.worlds)
+                                           task.recording.explore, task.recording.worlds,
+                                           task.recording.label_horizon,
+                                           label_model_of(task.recording))
         cols = flatten(rec)
         table = samples_table(feats, meta, targets)
     agg = aggregate_columns(cols, task.rules.deals_per_game, task.rules.partnerships)
@@ -466,7 +471,7 @@ def execute(run: Run, backend: Backend, progress: bool = False, note=None) -> Ou
             if until is None or until.stop_after is None or c["index"] <= until.stop_after]
     total = None if until is not None else sum(c["games"] for c in todo)
     seats = spec.engine_seats()
-    models = models_of(seats) if backend.name == "dask" else ()
+    models = models_of(seats, spec.recording) if backend.name == "dask" else ()
     target = None if until is None else f"{spec.until_ci.width:g}"
 
     def tasks() -> Iterator[ChunkTask]:

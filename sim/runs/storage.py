@@ -65,6 +65,9 @@ class CorruptChunkError(RunError):
                          f"`handfoot simulate --resume {run}` recomputes them")
 
 
+MAX_LABEL_HORIZON = 40
+
+
 @dataclass(frozen=True)
 class Recording:
     """A run that records positions for a learned evaluator (``handfoot learn``): at each
@@ -80,8 +83,21 @@ class Recording:
     # under another feature version or slot order is not reused for a fit (0, "": unrecorded).
     feature_version: int = 0
     feature_digest: str = ""
+    # The targets' search: to the end of the deal (0), or the leaf search, the base policy for
+    # this many of the seat's own turns and then the value model file ``label_model`` (its
+    # sha256 recorded: a run whose label model changed is no longer one experiment).
+    label_horizon: int = 0
+    label_model: str = ""
+    label_model_sha256: str = ""
 
     def __post_init__(self) -> None:
+        if not 0 <= self.label_horizon <= MAX_LABEL_HORIZON:
+            raise RunError(f"the label horizon must be 0 to {MAX_LABEL_HORIZON} of the seat's "
+                           f"own turns (got {self.label_horizon})")
+        if (self.label_horizon > 0) != bool(self.label_model_sha256):
+            raise RunError("a leaf-search label needs a horizon and a value model together")
+        if self.label_horizon and not self.worlds:
+            raise RunError("a leaf-search label is a searched target: give --worlds 1 or more")
         if not 0 <= self.worlds <= 256:
             raise RunError(f"the worlds per recorded decision must be 0 to 256 "
                            f"(got {self.worlds})")
@@ -302,7 +318,10 @@ class Run:
                                          float(recording["explore"]),
                                          int(recording["worlds"]),
                                          int(recording.get("feature_version", 0)),
-                                         str(recording.get("feature_digest", "")))),
+                                         str(recording.get("feature_digest", "")),
+                                         int(recording.get("label_horizon", 0)),
+                                         str(recording.get("label_model", "")),
+                                         str(recording.get("label_model_sha256", "")))),
                     seat_infos=tuple(StrategyInfo(**info)
                                      for info in m["strategies"]["played"]),
                 )

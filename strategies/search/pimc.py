@@ -253,16 +253,17 @@ def _play_worlds(g, w, t, x, seat: int, view: int, infer, first: int, n: int,
 
 @njit(cache=True)
 def evaluate(g, w, t, x, seat: int, view: int, infer, worlds: int, first_world: int,
-             policy: int, epsilon: float, horizon: int, count: int) -> bool:
+             policy: int, epsilon: float, horizon: int, count: int, leaf: bool) -> bool:
     """Play each of the ``count`` candidates on in worlds ``first_world`` ..
     ``first_world + worlds - 1``; ``w.world_values[c, k - first_world]`` gets the outcome of
-    candidate c in world k. The trace is off and the strategies' stream is put back after.
-    False when no world consistent with the decision could be drawn."""
+    candidate c in world k (with ``leaf``, the seat's value model, ``w.value_model[seat]``,
+    after ``horizon`` of its own turns). The trace is off and the strategies' stream is put
+    back after. False when no world consistent with the decision could be drawn."""
     for c in range(count):
         w.cand_alive[c] = 1
     _begin(w, seat, policy)
     played = _play_worlds(g, w, t, x, seat, view, infer, 0, worlds, first_world, policy,
-                          epsilon, horizon, False, count)
+                          epsilon, horizon, leaf, count)
     _end(w, policy)
     return played >= 0
 
@@ -422,6 +423,6 @@ def candidate_values(g, w, t, x, seat: int, view: int, worlds: int, first_world:
     count = cands.gather(g, w, t, x, seat, int(params[P_DISCARDS]),
                          params[P_MELD_VARIANTS] > 0, int(params[P_BASELINE]))
     if not evaluate(g, w, t, x, seat, search_view(view, params), inference(params), worlds,
-                    first_world, policy, epsilon, horizon, count):
+                    first_world, policy, epsilon, horizon, count, False):
         return 0
     return count
