@@ -8,7 +8,7 @@ import json
 
 import pytest
 
-from sim.core.profiles import load_rules
+from sim.core.profiles import PROFILES, load_rules
 from sim.core.rules import Rules
 from sim.runs.trace import trace_games
 from strategies.per_profile import PER_PROFILE
@@ -24,12 +24,17 @@ def test_strategies_list(capsys):
 
 
 def test_strategies_show_is_a_strategy_file(tmp_path, capsys):
+    """What ``strategies show`` prints loads as a strategy file with the parameters the name
+    plays (for ``pimc``, its profile's measured defaults: the test above)."""
+    from strategies.per_profile import search_default
+
     for name in ("tactician", "cautious", "greedy", "pimc"):
         code, out, err = cli(capsys, "strategies", "show", name, "--rules", "eleven")
         assert code == 0, err
         path = tmp_path / f"{name}.toml"
         path.write_text(out)
-        assert load(str(path)).params == REGISTRY[name].params
+        played = (search_default(load_rules("eleven")) if name == "pimc" else REGISTRY[name])
+        assert load(str(path)).params == played.params
         assert load(str(path)).base_policy == REGISTRY[name].base_policy
 
 
@@ -43,7 +48,7 @@ def test_pimc_shows_what_its_name_plays_in_each_profile(tmp_path, capsys):
     from strategies.search_defaults import profile_search, search_profiles
 
     assert "standard" in search_profiles()
-    for profile in ("standard", "eleven"):
+    for profile in PROFILES:
         code, out, err = cli(capsys, "strategies", "show", "pimc", "--rules", profile)
         assert code == 0, err
         path = tmp_path / f"pimc-{profile}.toml"
