@@ -105,3 +105,25 @@ def test_a_label_model_that_cannot_serve_is_refused_before_any_game(tmp_path, ca
                         (["--label-model", str(other)], "--label-horizon 1 or more")):
         code, err = learn(capsys, tmp_path, *extra)
         assert code == 2 and says in err, (extra, err)
+
+
+def test_a_recording_run_keeps_its_label_settings(tmp_path):
+    """A recording run's leaf-label settings survive its manifest (written, read back: the
+    same spec), and so does a run with labels to the end; the label model's path is where it
+    was read, its sha256 is what identifies the run."""
+    import dataclasses
+
+    from sim.runs.storage import Run
+    from strategies.learned.model_file import file_digest
+    from tests.runhelpers import spec_for
+
+    path = value_file("standard")
+    for n, recording in enumerate((Recording(0.05, 0.5, 8), Recording(
+            0.05, 0.5, 8, label_horizon=3, label_model=str(path),
+            label_model_sha256=file_digest(path)))):
+        spec = dataclasses.replace(spec_for(10, 5), keep_records=True, recording=recording)
+        back = Run.open(Run.create(tmp_path / f"r{n}", spec).path).spec.recording
+        assert back == recording and back.label_model == recording.label_model
+    moved = dataclasses.replace(recording, label_model="/elsewhere/standard.value.json")
+    other = dataclasses.replace(recording, label_model_sha256="0" * 64)
+    assert moved == recording and other != recording

@@ -107,6 +107,11 @@ def test_the_engine_plays_what_numpy_predicts_and_the_fit_repeats_bit_for_bit():
     model = fit(rows, settings, STANDARD.rules_id, "standard")
     again = fit(rows, settings, STANDARD.rules_id, "standard")
     assert np.array_equal(model.flat(), again.flat())
+    regression = fit(rows, FitSettings(kind="mlp", target="advantage", hidden=6),
+                     STANDARD.rules_id, "standard")
+    assert not np.array_equal(model.flat(), regression.flat())  # the refinement ran
+    report = model.metadata["rank_fit"]
+    assert report["kept_iteration"] > 0 and report["aside_loss"] < report["aside_loss_start"]
     want = predict_inputs(model, rows.design("advantage")[0])
     got, player = engine_predictions(model.flat(), rows, "advantage")
     assert close(got, want) and close(player, want)
@@ -114,10 +119,11 @@ def test_the_engine_plays_what_numpy_predicts_and_the_fit_repeats_bit_for_bit():
     assert "loss" not in FitSettings().describe()  # regression fits record what they did
 
 
-@pytest.mark.parametrize("extra", [["--kind", "ridge"], ["--target", "value"]])
+@pytest.mark.parametrize("extra", [["--kind", "ridge"], ["--target", "value"],
+                                   ["--loss", "regression", "--temperature", "20"]])
 def test_a_rank_loss_it_cannot_fit_is_refused_before_any_game(extra, tmp_path, capsys):
     code, _, err = cli(capsys, "learn", "--out", str(tmp_path / "m.json"), "--games", "400",
-                       "--loss", "rank", "--runs-dir", str(tmp_path / "runs"),
-                       "--report-dir", str(tmp_path / "rep"), "--jobs", "1", *extra)
+                       "--loss", "rank", *extra, "--runs-dir", str(tmp_path / "runs"),
+                       "--report-dir", str(tmp_path / "rep"), "--jobs", "1")
     assert code == 2 and "--loss rank" in err and "Traceback" not in err, err
     assert not (tmp_path / "runs").exists() and not (tmp_path / "m.json").exists()

@@ -38,6 +38,7 @@ from analysis.experiments.learn_fit import (
     FitError,
     FitSettings,
     Rows,
+    check_loss,
     fit,
     held_out_errors,
     learning_curve,
@@ -105,10 +106,10 @@ def check(settings: LearnSettings, out: Path | None):
 
     if settings.fit.kind not in ("ridge", "mlp"):
         raise LearnError(f"unknown model kind '{settings.fit.kind}' (known: ridge, mlp)")
-    if settings.fit.loss == "rank" and (settings.fit.kind, settings.fit.target) \
-            != ("mlp", "advantage"):
-        raise LearnError("--loss rank fits an advantage network: use it with --kind mlp and "
-                         "--target advantage")
+    try:
+        check_loss(settings.fit)
+    except FitError as exc:
+        raise LearnError(str(exc)) from None
     if settings.fit.target == "advantage" and settings.worlds == 0:
         raise LearnError("an advantage model needs searched targets (--worlds 1 or more): "
                          "with --worlds 0 only the candidate played has an outcome")
@@ -272,7 +273,7 @@ def fit_run(run: Run, settings: LearnSettings, rules_id: str, profile: str,
                      **({"label_horizon": settings.label_horizon,
                          "label_model_sha256": run.spec.recording.label_model_sha256}
                         if settings.label_horizon else {})},
-        "fit": settings.fit.describe(),
+        "fit": {**settings.fit.describe(), **model.metadata.get("rank_fit", {})},
         "held_out": errors,
         "learning_curve": curve,
         "feature_version": FEATURE_VERSION,

@@ -49,7 +49,9 @@ class FitSettings:
         out = {"kind": "mlp", "target": self.target, "hidden": self.hidden,
                "max_iter": self.max_iter, "seed": self.seed}
         if self.loss == "rank":  # a regression fit's record is as it was before rank existed
-            out.update(loss="rank", temperature=self.temperature)
+            from analysis.experiments.learn_rank import settings as rank_settings
+
+            out.update(loss="rank", temperature=self.temperature, **rank_settings())
         return out
 
 
@@ -98,9 +100,7 @@ def fit(rows: Rows, settings: FitSettings, rules_id: str, profile: str) -> Model
     """A model of the rows' targets (``settings.target``) from their features."""
     from threadpoolctl import threadpool_limits
 
-    if settings.loss == "rank" and (settings.kind, settings.target) != ("mlp", "advantage"):
-        raise FitError("the rank loss fits an advantage network: use it with --kind mlp "
-                       "and --target advantage")
+    check_loss(settings)
     x, y = rows.design(settings.target)
     mean, scale = _standardise(x)
     z = (x - mean) / scale
@@ -121,23 +121,40 @@ def fit(rows: Rows, settings: FitSettings, rules_id: str, profile: str) -> Model
         net = MLPRegressor(hidden_layer_sizes=(settings.hidden,), random_state=settings.seed,
                            max_iter=settings.max_iter, early_stopping=True,
                            validation_fraction=0.1, n_iter_no_change=5)
+        start = np.ones(len(y), dtype=bool)
+        if settings.loss == "rank":  # the games the refinement keeps aside stay unseen
+            from analysis.experiments.learn_rank import aside
+
+            start = ~aside(rows.games)[rows.index > 0]
         with warnings.catch_warnings():
             warnings.simplefilter("ignore", ConvergenceWarning)
-            net.fit(z, y / OUTPUT_SCALE)
+            net.fit(z[start], y[start] / OUTPUT_SCALE)
     w1, w2 = net.coefs_
     b1, b2 = net.intercepts_
     hidden_w, hidden_b = w1.T, b1
     out_w, out_b = w2[:, 0] * OUTPUT_SCALE, float(b2[0] * OUTPUT_SCALE)
+    metadata = {}
     if settings.loss == "rank":
         from analysis.experiments.learn_rank import refine
 
         base = np.arange(len(rows.y)) - rows.index
         with threadpool_limits(limits=1):
-            hidden_w, hidden_b, out_w, out_b, _ = refine(
+            hidden_w, hidden_b, out_w, out_b, report = refine(
                 hidden_w, hidden_b, out_w, out_b, z, rows.index, rows.y - rows.y[base],
                 rows.games, settings.temperature)
+        metadata = {"rank_fit": report}
     return Model(kind="mlp", hidden_weights=hidden_w.tolist(), hidden_bias=hidden_b.tolist(),
-                 output_weights=out_w.tolist(), output_bias=out_b, **common)
+                 output_weights=out_w.tolist(), output_bias=out_b, metadata=metadata,
+                 **common)
+
+
+def check_loss(settings: FitSettings) -> None:
+    """Refuse, in one line, a loss that is unknown or that cannot fit this model."""
+    if settings.loss not in LOSSES:
+        raise FitError(f"unknown loss '{settings.loss}' (known: {', '.join(LOSSES)})")
+    if settings.loss == "rank" and (settings.kind, settings.target) != ("mlp", "advantage"):
+        raise FitError("--loss rank fits an advantage network: use it with --kind mlp and "
+                       "--target advantage")
 
 
 def predict_inputs(model: Model, inputs: np.ndarray) -> np.ndarray:

@@ -10,10 +10,11 @@ the softmax of the model's scores against the softmax of the searched advantages
 ``temperature`` points, weighted by what a wrong choice there costs (the decision's spread:
 its best candidate's searched value minus its mean), normalised to a mean weight of 1.
 
-The network starts from the regression fit's weights and is refined by scipy's L-BFGS on the
-whole training set at once (deterministic: the same rows give the same numbers bit for bit,
-single-threaded); a tenth of the training games (the last) is kept aside and the iterate with
-the lowest loss on it is the one kept (early stopping).
+A tenth of the training games (the last) is kept aside. The network starts from the regression
+fit on the other games and is refined by scipy's L-BFGS on all of their rows at once
+(deterministic: the same rows give the same numbers bit for bit, single-threaded); the iterate
+with the lowest loss on the games kept aside is the one kept (early stopping), and what the
+refinement did goes into the model file (``rank_fit``).
 """
 
 from __future__ import annotations
@@ -22,9 +23,22 @@ from dataclasses import dataclass
 
 import numpy as np
 
-L2 = 1e-4  # weight penalty per training decision (as scikit-learn's MLP default alpha)
+L2 = 1e-4  # 0.5 * L2 * (every weight and bias but the output bias)^2, on the mean loss
 MAX_ITER = 300
 PATIENCE = 20  # iterations without a better held-aside loss before stopping
+ASIDE = 0.1  # the share of the training games (the last) kept aside for early stopping
+
+
+def settings() -> dict:
+    """The fit's fixed settings, recorded in the model file beside the temperature."""
+    return {"l2": L2, "max_iter_rank": MAX_ITER, "patience": PATIENCE, "aside": ASIDE}
+
+
+def aside(games: np.ndarray) -> np.ndarray:
+    """Per row: whether its game is one of the last ``ASIDE`` of the training games (kept out
+    of the regression start as well as the refinement, so it measures both fairly)."""
+    last = int(games.max()) + 1 if len(games) else 0
+    return games >= int(round(last * (1 - ASIDE)))
 
 
 @dataclass(frozen=True)
@@ -79,11 +93,13 @@ def loss_and_gradient(theta: np.ndarray, z: np.ndarray, grp: Groups, hidden: int
     h = np.maximum(pre, 0.0)
     logits = np.zeros(len(grp.decision))
     logits[grp.scored] = h @ w2 + b2
-    q = group_softmax(logits, grp.decision, grp.starts)
+    top = np.maximum.reduceat(logits, grp.starts)[grp.decision]
+    shifted = logits - top
+    log_q = shifted - np.log(np.add.reduceat(np.exp(shifted), grp.starts))[grp.decision]
+    q = np.exp(log_q)
     n = max(float((grp.weight > 0).sum()), 1.0)
     w = grp.weight[grp.decision]
-    with np.errstate(divide="ignore", invalid="ignore"):
-        ce = -np.where(grp.target > 0, grp.target * np.log(q), 0.0)
+    ce = -grp.target * log_q  # the log-softmax directly: no underflow at low temperatures
     loss = float((w * ce).sum() / n + 0.5 * L2 * (theta[:-1] @ theta[:-1]))
     d_logit = (w * (q - grp.target) / n)[grp.scored]
     d_h = np.outer(d_logit, w2) * (pre > 0)
@@ -103,10 +119,9 @@ def refine(w1: np.ndarray, b1: np.ndarray, w2: np.ndarray, b2: float, z: np.ndar
     from scipy.optimize import minimize
 
     hidden, inputs = w1.shape
-    last = int(games.max()) + 1
-    aside = games >= int(round(last * 0.9))
+    kept_aside = aside(games)
     parts = []
-    for keep in (~aside, aside):
+    for keep in (~kept_aside, kept_aside):
         scored = keep[index > 0]
         parts.append((z[scored], groups(index[keep], advantage[keep], temperature)))
     (z_fit, g_fit), (z_aside, g_aside) = parts

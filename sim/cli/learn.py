@@ -23,6 +23,7 @@ from sim.cli.options import (
     rules_option,
     seed_option,
 )
+from sim.runs.storage import MAX_LABEL_HORIZON
 
 GAMES = 20_000
 
@@ -47,7 +48,8 @@ GAMES = 20_000
               help="Imagined deals behind each recorded candidate's target (the search's "
                    "value, every seat playing the player's base policy); 0: the deal's "
                    "realised outcome, one row per recorded decision.")
-@click.option("--label-horizon", type=click.IntRange(0, 40), default=0, show_default=True,
+@click.option("--label-horizon", type=click.IntRange(0, MAX_LABEL_HORIZON), default=0,
+              show_default=True,
               help="0: each world of a target is played to the end of the deal; H: by the "
                    "leaf search, the base policy for H of the seat's own turns, then valued by "
                    "--label-model (cheaper a world, so more worlds a label).")
@@ -71,8 +73,8 @@ GAMES = 20_000
                    "(rank) refined from that fit on each decision's order: the softmax "
                    "cross-entropy of its scores against the searched advantages, weighted "
                    "by what a wrong choice there costs (--kind mlp, --target advantage).")
-@click.option("--temperature", type=click.FloatRange(1.0, 10_000.0), default=50.0,
-              show_default=True, help="Points: the softmax temperature of --loss rank.")
+@click.option("--temperature", type=click.FloatRange(1.0, 10_000.0), default=None,
+              help="Points: the softmax temperature of --loss rank  [default: 50]")
 @click.option("--hidden", type=click.IntRange(1, 48), default=32, show_default=True,
               help="Hidden units of the network.")
 @click.option("--alpha", type=float, default=1.0, show_default=True,
@@ -99,14 +101,15 @@ GAMES = 20_000
 @cluster_options()
 def learn(rules_spec: str, out: Path, player: str | None, games: int, seed: int,
           sample_rate: float, worlds: int, label_horizon: int, label_model: Path | None,
-          explore: float, target: str, kind: str,
-          loss: str, temperature: float, hidden: int, alpha: float, rounds: int, measure: int,
+          explore: float, target: str, kind: str, loss: str, temperature: float | None,
+          hidden: int, alpha: float, rounds: int, measure: int,
           name: str | None, resume: bool, runs_dir: Path, report_dir: Path | None, jobs: int,
           progress: bool | None) -> None:
     """Fit the model of a `learned` player for one rule set: play games with every seat
     playing --player; at a sample of the decisions, value every sensible candidate by the
-    search (--worlds imagined deals each, played to the end of the deal by the player's base
-    policy) and record the features of the position it leads to, from the deciding seat's view
+    search (--worlds imagined deals each, played on by the player's base policy to the end of
+    the deal, or with --label-horizon for that many own turns and then valued by a value
+    model) and record the features of the position it leads to, from the deciding seat's view
     (strategies/lookahead/features.py); fit a model of how much better each candidate is than
     the base policy's choice (or, --target value, of a position's value); write it to --out
     with its held-out error, calibration and learning curve, and a report.
@@ -122,6 +125,8 @@ def learn(rules_spec: str, out: Path, player: str | None, games: int, seed: int,
     from analysis.reports.build import build_and_write
     from analysis.reports.learn import model_params
 
+    if temperature is not None and loss != "rank":
+        raise click.UsageError("--temperature is the rank loss's: give it with --loss rank")
     check_games(games, least=2)
     check_seed(seed)
     check_jobs(jobs)
@@ -135,7 +140,9 @@ def learn(rules_spec: str, out: Path, player: str | None, games: int, seed: int,
                                  label_model=str(label_model) if label_model else "",
                                  fit=FitSettings(kind=kind, target=target, alpha=alpha,
                                                  hidden=hidden, seed=seed, loss=loss,
-                                                 temperature=temperature))
+                                                 temperature=(FitSettings.temperature
+                                                              if temperature is None
+                                                              else temperature)))
         show = sys.stderr.isatty() if progress is None else progress
         model = run_learn(settings, out, runs_dir, name=name, resume=resume, jobs=jobs,
                           progress=show, note=note, rounds=rounds, measure=measure)

@@ -29,7 +29,7 @@ import os
 import platform
 import time
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from importlib import metadata
 from pathlib import Path
 
@@ -87,14 +87,14 @@ class Recording:
     # this many of the seat's own turns and then the value model file ``label_model`` (its
     # sha256 recorded: a run whose label model changed is no longer one experiment).
     label_horizon: int = 0
-    label_model: str = ""
+    label_model: str = field(default="", compare=False)  # where it was read: the sha counts
     label_model_sha256: str = ""
 
     def __post_init__(self) -> None:
         if not 0 <= self.label_horizon <= MAX_LABEL_HORIZON:
             raise RunError(f"the label horizon must be 0 to {MAX_LABEL_HORIZON} of the seat's "
                            f"own turns (got {self.label_horizon})")
-        if (self.label_horizon > 0) != bool(self.label_model_sha256):
+        if (self.label_horizon > 0) != bool(self.label_model_sha256 and self.label_model):
             raise RunError("a leaf-search label needs a horizon and a value model together")
         if self.label_horizon and not self.worlds:
             raise RunError("a leaf-search label is a searched target: give --worlds 1 or more")
