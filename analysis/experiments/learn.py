@@ -370,8 +370,10 @@ def learn(settings: LearnSettings, out: Path, runs_dir: Path, name: str | None =
     done_runs: list[Run] = []
     base_spec = ""
     # A round's model and player files are named by what is fitted too: a value model fitted
-    # from the same recording run (``--target value``) must not replace the advantage model's.
-    fitted = f"{settings.fit.target}-{settings.fit.kind}"
+    # from the same recording run (``--target value``, or ``--loss rank``) must not replace the
+    # advantage model's.
+    fitted = f"{settings.fit.target}-{settings.fit.kind}" + (
+        f"-{settings.fit.loss}" if settings.fit.loss != "regression" else "")
     for r in range(1, rounds + 1):
         current = dataclasses.replace(settings, player=player, seed=settings.seed + r - 1)
         rules, profile, spec = check(current, out)
