@@ -83,10 +83,14 @@ class Rows:
         from the base candidate's, and its target minus the base candidate's."""
         if target == "value":
             return self.x, self.y
-        base = np.arange(len(self.y)) - self.index
+        base = self.base()
         alt = self.index > 0
         return (np.hstack([self.x[alt], self.x[alt] - self.x[base[alt]]]),
                 self.y[alt] - self.y[base[alt]])
+
+    def base(self) -> np.ndarray:
+        """Per row: the row of its decision's base candidate."""
+        return np.arange(len(self.y)) - self.index
 
 
 def _standardise(x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -137,10 +141,9 @@ def fit(rows: Rows, settings: FitSettings, rules_id: str, profile: str) -> Model
     if settings.loss == "rank":
         from analysis.experiments.learn_rank import refine
 
-        base = np.arange(len(rows.y)) - rows.index
         with threadpool_limits(limits=1):
             hidden_w, hidden_b, out_w, out_b, report = refine(
-                hidden_w, hidden_b, out_w, out_b, z, rows.index, rows.y - rows.y[base],
+                hidden_w, hidden_b, out_w, out_b, z, rows.index, rows.y - rows.y[rows.base()],
                 rows.games, settings.temperature)
         metadata = {"rank_fit": report}
     return Model(kind="mlp", hidden_weights=hidden_w.tolist(), hidden_bias=hidden_b.tolist(),

@@ -54,11 +54,25 @@ class Groups:
     weight: np.ndarray  # per decision, mean 1 over those whose candidates differ
 
 
+def _shifted(v: np.ndarray, decision: np.ndarray, starts: np.ndarray):
+    """``v`` less its decision's largest value, its exponential and the exponential's sum per
+    row's decision: what a softmax and a log-softmax within each decision share."""
+    shifted = v - np.maximum.reduceat(v, starts)[decision]
+    e = np.exp(shifted)
+    return shifted, e, np.add.reduceat(e, starts)[decision]
+
+
 def group_softmax(v: np.ndarray, decision: np.ndarray, starts: np.ndarray) -> np.ndarray:
     """Softmax of ``v`` within each decision's rows."""
-    top = np.maximum.reduceat(v, starts)
-    e = np.exp(v - top[decision])
-    return e / np.add.reduceat(e, starts)[decision]
+    _, e, total = _shifted(v, decision, starts)
+    return e / total
+
+
+def group_log_softmax(v: np.ndarray, decision: np.ndarray, starts: np.ndarray) -> np.ndarray:
+    """Log-softmax of ``v`` within each decision's rows, computed directly (no underflow at
+    low temperatures)."""
+    shifted, _, total = _shifted(v, decision, starts)
+    return shifted - np.log(total)
 
 
 def groups(index: np.ndarray, advantage: np.ndarray, temperature: float) -> Groups:
@@ -93,13 +107,11 @@ def loss_and_gradient(theta: np.ndarray, z: np.ndarray, grp: Groups, hidden: int
     h = np.maximum(pre, 0.0)
     logits = np.zeros(len(grp.decision))
     logits[grp.scored] = h @ w2 + b2
-    top = np.maximum.reduceat(logits, grp.starts)[grp.decision]
-    shifted = logits - top
-    log_q = shifted - np.log(np.add.reduceat(np.exp(shifted), grp.starts))[grp.decision]
+    log_q = group_log_softmax(logits, grp.decision, grp.starts)
     q = np.exp(log_q)
     n = max(float((grp.weight > 0).sum()), 1.0)
     w = grp.weight[grp.decision]
-    ce = -grp.target * log_q  # the log-softmax directly: no underflow at low temperatures
+    ce = -grp.target * log_q
     loss = float((w * ce).sum() / n + 0.5 * L2 * (theta[:-1] @ theta[:-1]))
     d_logit = (w * (q - grp.target) / n)[grp.scored]
     d_h = np.outer(d_logit, w2) * (pre > 0)
