@@ -127,3 +127,17 @@ def test_a_rank_loss_it_cannot_fit_is_refused_before_any_game(extra, tmp_path, c
                        "--report-dir", str(tmp_path / "rep"), "--jobs", "1")
     assert code == 2 and "--loss rank" in err and "Traceback" not in err, err
     assert not (tmp_path / "runs").exists() and not (tmp_path / "m.json").exists()
+
+
+def test_a_rank_fit_is_headlined_by_its_choices_and_a_regression_fit_by_its_errors():
+    from analysis.experiments.learn_fit import HEADLINE_MARGIN, held_out_headline
+
+    choices = [{"margin": m, "decisions": 900, "left_base": 0.1 + m / 1000,
+                "gain_per_decision": 3.0 + m} for m in (0.0, HEADLINE_MARGIN, 50.0)]
+    held = {"rmse": 321.5, "mae": 250.25, "r2": 0.4321, "choices": choices}
+    regression = held_out_headline(held, "regression")
+    assert regression == "RMSE 321.5 points, mean absolute error 250.2, R² 0.432"
+    rank = held_out_headline(held, "rank")
+    assert rank.startswith(f"its choices gain +{3.0 + HEADLINE_MARGIN:.1f} points a decision")
+    assert f"{0.1 + HEADLINE_MARGIN / 1000:.1%} of 900 decisions" in rank
+    assert rank.endswith(regression)  # the errors still said, after what it was fitted for

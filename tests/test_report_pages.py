@@ -259,7 +259,7 @@ def test_the_card_prints_on_one_page(tmp_path, paper):
 
 # --- The value model's page (handfoot learn) ----------------------------------------------------
 
-def _model_file(path: Path, r2: float = 0.4321) -> Path:
+def _model_file(path: Path, r2: float = 0.4321, fit: dict | None = None) -> Path:
     """A model file as ``handfoot learn`` writes it, with only what its report reads."""
     import json
 
@@ -267,14 +267,16 @@ def _model_file(path: Path, r2: float = 0.4321) -> Path:
     model = {"format": "handfoot-model/1", "profile": "standard", "rules_id": "fc5f850d308a",
              "kind": "mlp <x>", "metadata": {
                  "held_out": {"rows": 1234, "rmse": 321.5, "mae": 250.25, "r2": r2,
-                              "calibration": bins},
+                              "calibration": bins,
+                              "choices": [{"margin": 25.0, "decisions": 400,
+                                           "left_base": 0.125, "gain_per_decision": 7.5}]},
                  "training": {"held_out_games": 60, "games": 600},
                  "learning_curve": [{"share": 0.5, "rows": 500, "rmse": 400.0},
                                     {"share": 1.0, "rows": 1000, "rmse": 330.0}],
                  "rounds": [{"round": 1, "player": "learned", "opponent": "tuned",
                              "win_rate": 0.6, "win_low": 0.55, "win_high": 0.65,
                              "per_deal": 50.0, "shuffles": 300, "seatings": 2, "even": 0.5}],
-                 "fit": {"hidden": 8}}}
+                 "fit": fit or {"hidden": 8}}}
     path.write_text(json.dumps(model, indent=1, sort_keys=True) + "\n", encoding="utf-8")
     return path
 
@@ -297,6 +299,19 @@ def test_the_value_model_page_is_a_template(tmp_path):
     assert manifest["params"]["model"] == str((tmp_path / "model.json").resolve())
     assert "<h2>Runs used</h2>" not in page  # a value model plays no runs of its own
     assert "## Runs used" not in (folder / "summary.md").read_text(encoding="utf-8")
+
+
+def test_a_rank_fitted_model_s_page_leads_with_its_choices(tmp_path):
+    from analysis.reports.build import build_and_write
+    from analysis.reports.learn import model_params
+
+    params = model_params(_model_file(tmp_path / "model.json",
+                                      fit={"hidden": 8, "loss": "rank"}))
+    _, folder = build_and_write("learn", [], params, tmp_path / "reports", "rk")
+    summary = (folder / "summary.md").read_text(encoding="utf-8")
+    assert "games): its choices gain +7.5 points a decision over the base policy's, " \
+        "leaving it at 12.5% of 400 decisions" in summary
+    assert summary.index("+7.5 points a decision") < summary.index("RMSE 321.5 points")
 
 
 def _files(folder: Path) -> dict[str, bytes]:

@@ -254,7 +254,10 @@ def fit_run(run: Run, settings: LearnSettings, rules_id: str, profile: str,
                        f"play more games (--games) or record more of each (--sample-rate)")
     model = fit(train, settings.fit, rules_id, profile)
     errors = held_out_errors(model, test)
-    curve = learning_curve(train, test, settings.fit, rules_id, profile, model)
+    # a rank fit's curve would refit the refinement three more times (most of its cost), and
+    # its RMSE is not what a rank fit is fitted for: no curve for it, said in the file
+    curve = ([] if settings.fit.loss == "rank" else
+             learning_curve(train, test, settings.fit, rules_id, profile, model))
     played = run.spec.engine_seats()[0]
     model.base_policy = base_record(played, run.spec.rules)
     model.metadata = {
@@ -276,6 +279,9 @@ def fit_run(run: Run, settings: LearnSettings, rules_id: str, profile: str,
         "fit": {**settings.fit.describe(), **model.metadata.get("rank_fit", {})},
         "held_out": errors,
         "learning_curve": curve,
+        **({"learning_curve_skipped": "not computed for a rank fit (it would refit the "
+            "refinement on each share; the choices held out are its measure)"}
+           if settings.fit.loss == "rank" else {}),
         "feature_version": FEATURE_VERSION,
         "provenance": provenance(run),
         "rounds": [],

@@ -25,6 +25,7 @@ matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 import polars as pl  # noqa: E402
 
+from analysis.experiments.learn_fit import held_out_headline  # noqa: E402
 from analysis.experiments.pairings import PairRuns  # noqa: E402
 from analysis.reports.content import Content, Figure, ReportError, Section  # noqa: E402
 from analysis.reports.fmt import View, col  # noqa: E402
@@ -139,8 +140,7 @@ def build(pairs: list[PairRuns], params: dict, out: Path | None) -> Content:
     sections.append(Section("Fitted on", View("fitted_on.csv", (
         col("what", "text", "what"), col("value", "text", "value"))), in_summary=False))
     answer = [f"Held out ({held['rows']:,} positions of {training['held_out_games']:,} "
-              f"games): RMSE {held['rmse']:,.1f} points, mean absolute error "
-              f"{held['mae']:,.1f}, R² {held['r2']:.3f}."]
+              f"games): {held_out_headline(held, meta['fit'].get('loss', 'regression'))}."]
     shipped = meta.get("shipped_round")
     if shipped and shipped.get("of", 1) > 1:
         answer.append(f"The file holds round {shipped['round']} of {shipped['of']}: "

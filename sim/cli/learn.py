@@ -121,7 +121,7 @@ def learn(rules_spec: str, out: Path, player: str | None, games: int, seed: int,
 
     from analysis.experiments.learn import LearnSettings
     from analysis.experiments.learn import learn as run_learn
-    from analysis.experiments.learn_fit import FitSettings
+    from analysis.experiments.learn_fit import FitSettings, held_out_headline
     from analysis.reports.build import build_and_write
     from analysis.reports.learn import model_params
 
@@ -152,8 +152,8 @@ def learn(rules_spec: str, out: Path, player: str | None, games: int, seed: int,
     click.echo(f"model: {out} ({model.kind}, rules id {model.rules_id}, "
                f"{model.metadata['training']['rows']:,} positions from {games:,} games of "
                f"{model.metadata['training']['player']})")
-    click.echo(f"held out ({held['rows']:,} {held['target']} rows): RMSE {held['rmse']:,.1f} "
-               f"points, R² {held['r2']:.3f}")
+    click.echo(f"held out ({held['rows']:,} {held['target']} rows): "
+               f"{held_out_headline(held, model.metadata['fit'].get('loss', 'regression'))}")
     for r in model.metadata.get("rounds", []):
         click.echo(f"round {r['round']}: wins {r['win_rate']:.1%} of games against "
                    f"{r['opponent']} (95% CI {r['win_low']:.1%} to {r['win_high']:.1%}; even "
