@@ -135,9 +135,9 @@ def test_a_rank_fit_is_headlined_by_its_choices_and_a_regression_fit_by_its_erro
     choices = [{"margin": m, "decisions": 900, "left_base": 0.1 + m / 1000,
                 "gain_per_decision": 3.0 + m} for m in (0.0, HEADLINE_MARGIN, 50.0)]
     held = {"rmse": 321.5, "mae": 250.25, "r2": 0.4321, "choices": choices}
-    regression = held_out_headline(held, "regression")
+    regression = held_out_headline({"held_out": held, "fit": {"hidden": 8}})
     assert regression == "RMSE 321.5 points, mean absolute error 250.2, R² 0.432"
-    rank = held_out_headline(held, "rank")
+    rank = held_out_headline({"held_out": held, "fit": {"hidden": 8, "loss": "rank"}})
     assert rank.startswith(f"its choices gain +{3.0 + HEADLINE_MARGIN:.1f} points a decision")
     assert f"{0.1 + HEADLINE_MARGIN / 1000:.1%} of 900 decisions" in rank
     assert rank.endswith(regression)  # the errors still said, after what it was fitted for

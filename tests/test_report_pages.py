@@ -277,6 +277,8 @@ def _model_file(path: Path, r2: float = 0.4321, fit: dict | None = None) -> Path
                              "win_rate": 0.6, "win_low": 0.55, "win_high": 0.65,
                              "per_deal": 50.0, "shuffles": 300, "seatings": 2, "even": 0.5}],
                  "fit": fit or {"hidden": 8}}}
+    if fit and fit.get("loss") == "rank":  # as learn writes a rank fit: no curve, and why
+        model["metadata"].update(learning_curve=[], learning_curve_skipped="not computed <r>")
     path.write_text(json.dumps(model, indent=1, sort_keys=True) + "\n", encoding="utf-8")
     return path
 
@@ -312,6 +314,9 @@ def test_a_rank_fitted_model_s_page_leads_with_its_choices(tmp_path):
     assert "games): its choices gain +7.5 points a decision over the base policy's, " \
         "leaving it at 12.5% of 400 decisions" in summary
     assert summary.index("+7.5 points a decision") < summary.index("RMSE 321.5 points")
+    page = (folder / "index.html").read_text(encoding="utf-8")
+    assert "Learning curve: not computed &lt;r&gt;." in page
+    assert not (folder / "learning_curve.csv").exists() and "learning_curve.png" not in page
 
 
 def _files(folder: Path) -> dict[str, bytes]:

@@ -256,8 +256,8 @@ def fit_run(run: Run, settings: LearnSettings, rules_id: str, profile: str,
     errors = held_out_errors(model, test)
     # a rank fit's curve would refit the refinement three more times (most of its cost), and
     # its RMSE is not what a rank fit is fitted for: no curve for it, said in the file
-    curve = ([] if settings.fit.loss == "rank" else
-             learning_curve(train, test, settings.fit, rules_id, profile, model))
+    rank = settings.fit.loss == "rank"
+    curve = [] if rank else learning_curve(train, test, settings.fit, rules_id, profile, model)
     played = run.spec.engine_seats()[0]
     model.base_policy = base_record(played, run.spec.rules)
     model.metadata = {
@@ -280,8 +280,7 @@ def fit_run(run: Run, settings: LearnSettings, rules_id: str, profile: str,
         "held_out": errors,
         "learning_curve": curve,
         **({"learning_curve_skipped": "not computed for a rank fit (it would refit the "
-            "refinement on each share; the choices held out are its measure)"}
-           if settings.fit.loss == "rank" else {}),
+            "refinement on each share; the choices held out are its measure)"} if rank else {}),
         "feature_version": FEATURE_VERSION,
         "provenance": provenance(run),
         "rounds": [],

@@ -196,16 +196,18 @@ def held_out_errors(model: Model, rows: Rows) -> dict:
             "calibration": bins, "choices": choices(model, rows)}
 
 
-HEADLINE_MARGIN = 25.0  # the margin of the choices figure a rank fit's headline quotes
+HEADLINE_MARGIN = MARGINS[1]  # the margin of the choices figure a rank fit's headline quotes
 
 
-def held_out_headline(held: dict, loss: str) -> str:
-    """What a fit is judged by, in one line: RMSE, mean absolute error and R² for a regression
-    fit; for a rank fit, which is fitted to choose and not to predict the advantage's size,
-    the gain of its choices over the base policy's per held-out decision first."""
+def held_out_headline(metadata: dict) -> str:
+    """What a fit is judged by, in one line, from its model file's metadata: RMSE, mean
+    absolute error and R² for a regression fit; for a rank fit, which is fitted to choose and
+    not to predict the advantage's size, the gain of its choices over the base policy's per
+    held-out decision first."""
+    held = metadata["held_out"]
     errors = (f"RMSE {held['rmse']:,.1f} points, mean absolute error {held['mae']:,.1f}, "
               f"R² {held['r2']:.3f}")
-    if loss != "rank":
+    if metadata["fit"].get("loss", "regression") != "rank":
         return errors
     pick = next(c for c in held["choices"] if c["margin"] == HEADLINE_MARGIN)
     return (f"its choices gain {pick['gain_per_decision']:+,.1f} points a decision over the "

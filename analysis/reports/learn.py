@@ -114,8 +114,6 @@ def build(pairs: list[PairRuns], params: dict, out: Path | None) -> Content:
         "calibration.csv": pl.DataFrame(
             held["calibration"], schema={"rows": pl.Int64, "predicted": pl.Float64,
                                          "realised": pl.Float64}),
-        "learning_curve.csv": pl.DataFrame(
-            curve, schema={"share": pl.Float64, "rows": pl.Int64, "rmse": pl.Float64}),
         "fitted_on.csv": pl.DataFrame(
             [{"what": k, "value": _value(v)} for k, v in
              {"rules id": model["rules_id"], **training, "fit": meta["fit"]}.items()],
@@ -125,10 +123,13 @@ def build(pairs: list[PairRuns], params: dict, out: Path | None) -> Content:
         Section("Calibration", View("calibration.csv", (
             col("positions", "int", "rows"), col("mean predicted", "num", "predicted"),
             col("mean realised", "num", "realised")))),
-        Section("Learning curve", View("learning_curve.csv", (
-            col("share of training games", "text", "share"), col("positions", "int", "rows"),
-            col("held-out RMSE", "num", "rmse")))),
     ]
+    if curve:  # a rank fit has none (the model file says why, shown under Method)
+        tables["learning_curve.csv"] = pl.DataFrame(
+            curve, schema={"share": pl.Float64, "rows": pl.Int64, "rmse": pl.Float64})
+        sections.append(Section("Learning curve", View("learning_curve.csv", (
+            col("share of training games", "text", "share"), col("positions", "int", "rows"),
+            col("held-out RMSE", "num", "rmse")))))
     if rounds:
         tables["rounds.csv"] = pl.DataFrame(rounds, infer_schema_length=None)
         sections.append(Section("Expert-iteration rounds", View("rounds.csv", (
@@ -140,7 +141,7 @@ def build(pairs: list[PairRuns], params: dict, out: Path | None) -> Content:
     sections.append(Section("Fitted on", View("fitted_on.csv", (
         col("what", "text", "what"), col("value", "text", "value"))), in_summary=False))
     answer = [f"Held out ({held['rows']:,} positions of {training['held_out_games']:,} "
-              f"games): {held_out_headline(held, meta['fit'].get('loss', 'regression'))}."]
+              f"games): {held_out_headline(meta)}."]
     shipped = meta.get("shipped_round")
     if shipped and shipped.get("of", 1) > 1:
         answer.append(f"The file holds round {shipped['round']} of {shipped['of']}: "
@@ -163,8 +164,9 @@ def build(pairs: list[PairRuns], params: dict, out: Path | None) -> Content:
         "R² of what it predicts there.",
         "Calibration: the held-out positions sorted by predicted outcome into ten equal bins, "
         "each bin's mean predicted outcome against its mean realised one.",
-        "Learning curve: the same fit on growing shares of the training games, each measured "
-        "on the same held-out positions.",
+        ("Learning curve: the same fit on growing shares of the training games, each measured "
+         "on the same held-out positions." if curve else
+         f"Learning curve: {meta.get('learning_curve_skipped', 'none in the model file')}."),
         f"Model file: {params['model']} (sha256 {params['sha256']}); the report is rebuilt "
         "from it alone and refused once it changes.",
     ]

@@ -153,7 +153,7 @@ def learn(rules_spec: str, out: Path, player: str | None, games: int, seed: int,
                f"{model.metadata['training']['rows']:,} positions from {games:,} games of "
                f"{model.metadata['training']['player']})")
     click.echo(f"held out ({held['rows']:,} {held['target']} rows): "
-               f"{held_out_headline(held, model.metadata['fit'].get('loss', 'regression'))}")
+               f"{held_out_headline(model.metadata)}")
     for r in model.metadata.get("rounds", []):
         click.echo(f"round {r['round']}: wins {r['win_rate']:.1%} of games against "
                    f"{r['opponent']} (95% CI {r['win_low']:.1%} to {r['win_high']:.1%}; even "
