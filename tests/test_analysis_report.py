@@ -22,6 +22,14 @@ GAMES = "24"
 POSITIONS = 120  # branched positions per rule set and player in the hold-wild report
 SEARCH_POSITIONS = 3  # of those, positions the search player is asked about, per rule set
 PLAYERS = ("tuned", "cautious")  # fast ones: the default learned player is tested elsewhere
+# The hold-wild report asks two of the six profiles (one of partners, one of individual play:
+# its cost is the number of comparisons); that the default asks all six is tested below
+# without playing them.
+ASKED = ("standard", "simpson")
+
+
+def _rules(profiles: tuple[str, ...]) -> list[str]:
+    return [arg for profile in profiles for arg in ("--rules", profile)]
 
 
 def handfoot(*args: str) -> str:
@@ -40,8 +48,8 @@ def reports(tmp_path_factory) -> dict[str, Path]:
            "sweep": handfoot("sweep", "--strategy", "tactician", "--param", "hold_wilds=0,2",
                              "--against", "greedy", "--report", "swp", *dirs),
            "rules": handfoot("rules-compare", "standard", "eleven", "--report", "var", *dirs),
-           "ask": handfoot("ask", "hold-wild", "--positions", str(POSITIONS), "--player",
-                           *PLAYERS[:1], "--player", *PLAYERS[1:], "--search-positions",
+           "ask": handfoot("ask", "hold-wild", *_rules(ASKED), "--positions", str(POSITIONS),
+                           "--player", *PLAYERS[:1], "--player", *PLAYERS[1:], "--search-positions",
                            str(SEARCH_POSITIONS), *dirs)}
     paths = {"cmp": root / "reports" / "cmp", "swp": root / "reports" / "swp",
              "var": root / "reports" / "var", "hold-wild": root / "reports" / "hold-wild"}
@@ -174,16 +182,14 @@ def test_sweep_and_rules_compare_tables(reports):
 
 
 def _groups() -> list[str]:
-    from analysis.reports.hold_wild import PROFILES
-
-    return [f"{profile}, {player}" for profile in PROFILES for player in PLAYERS]
+    return [f"{profile}, {player}" for profile in ASKED for player in PLAYERS]
 
 
 def test_ask_hold_wild_prints_a_verdict_built_from_its_table(reports):
     out = reports["out"]["ask"]
     table = pl.read_csv(reports["hold-wild"] / "results.csv")
-    assert table.height == 36 and table["group"].unique(maintain_order=True).to_list() == \
-        _groups()
+    groups = table["group"].unique(maintain_order=True).to_list()
+    assert table.height == 3 * len(_groups()) and groups == _groups()
     assert table.filter(pl.col("group") == "simpson, tuned")["teams"].to_list() == [4, 4, 4]
     first = out.splitlines()[2]
     assert first.split(".")[0] in ("Yes", "No", "It depends on the rules", "Cannot tell yet",
@@ -194,13 +200,33 @@ def test_ask_hold_wild_prints_a_verdict_built_from_its_table(reports):
     assert (reports["hold-wild"] / "sweep.png").is_file()
 
 
+def test_ask_hold_wild_asks_all_six_profiles_by_default(tmp_path, monkeypatch):
+    """With no --rules the question is put to every profile, each with every player: the
+    comparisons handed to play (stopped there: the fixture above plays two profiles)."""
+    from analysis.experiments import playing
+    from sim.core.profiles import PROFILES
+
+    handed = []
+
+    def stop(pairings, *args, **kwargs):
+        handed.extend(pairings)
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(playing, "play_pairs", stop)
+    result = CliRunner().invoke(cli, ["ask", "hold-wild", "--player", "tuned", "--player",
+                                      "cautious", "--runs-dir", str(tmp_path)])
+    assert result.exit_code != 0 and "Aborted" in result.output, result.output  # stopped
+    groups = [f"{profile}, {player}" for profile in PROFILES for player in PLAYERS]
+    assert list(dict.fromkeys(p.group for p in handed)) == groups
+    assert len(handed) == 3 * len(groups) and len(PROFILES) == 6
+
+
 def test_ask_hold_wild_names_the_players_and_how_far_it_holds(reports):
-    from analysis.reports.hold_wild import PROFILES
     from analysis.reports.reach import DEPENDS, MIXED, kind_of
 
     out = reports["out"]["ask"]
     table = pl.read_csv(reports["hold-wild"] / "results.csv")
-    for profile in PROFILES:
+    for profile in ASKED:
         for player in PLAYERS:
             group = f"{profile}, {player}"
             assert f"Under {group}, against holding none" in out
@@ -211,7 +237,8 @@ def test_ask_hold_wild_names_the_players_and_how_far_it_holds(reports):
     lines = out.splitlines()
     assert lines[3].startswith("How far it holds, whoever the strong player: ")
     labels = re.findall(r"wilds? back: (.+?) \((?:tuned|cautious) [+-]", lines[3])
-    assert len(labels) == 18 and all(kind_of(label) == MIXED for label in set(labels) - {
+    assert len(labels) == 3 * len(ASKED)
+    assert all(kind_of(label) == MIXED for label in set(labels) - {
         "pays for every strong player measured", "costs for every strong player measured",
         "no measurable difference for any strong player measured", DEPENDS}), labels
     assert lines[4].startswith("The strong players asked: tuned (chosen with --player)")
@@ -238,22 +265,20 @@ def test_ask_hold_wild_has_the_decision_level_section(reports):
 
 
 def test_ask_hold_wild_shows_the_search_choice_at_the_branched_positions(reports):
-    from analysis.reports.hold_wild import PROFILES
-
     folder = reports["hold-wild"]
     manifest = json.loads((folder / "manifest.json").read_text())
-    assert len(manifest["params"]["search_choices"]) == len(PROFILES)
+    assert len(manifest["params"]["search_choices"]) == len(ASKED)
     choices = pl.read_csv(folder / "search_choices.csv")
     overall = choices.filter(pl.col("case") == "all")
     # the search is asked at the first player's positions, each matched to a branched one
-    assert overall["group"].to_list() == [f"{p}, {PLAYERS[0]}" for p in PROFILES]
+    assert overall["group"].to_list() == [f"{p}, {PLAYERS[0]}" for p in ASKED]
     assert (overall["positions"] <= SEARCH_POSITIONS).all() and \
         (overall["positions"] >= 1).all()
     assert ((overall["holds_low"] <= overall["search_holds"]) |
             overall["holds_low"].is_null()).all()
     assert (overall["search_holds_all"] <= overall["search_holds"]).all()
     out = reports["out"]["ask"]
-    assert out.count("The search's own choice under ") == len(PROFILES)
+    assert out.count("The search's own choice under ") == len(ASKED)
     assert "## Decision by decision: what the search would meld there" in \
         (folder / "summary.md").read_text()
 
