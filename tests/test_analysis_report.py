@@ -181,8 +181,9 @@ def test_sweep_and_rules_compare_tables(reports):
     assert (reports["var"] / "variants.png").is_file()
 
 
-def _groups() -> list[str]:
-    return [f"{profile}, {player}" for profile in ASKED for player in PLAYERS]
+def _groups(profiles: tuple[str, ...] = ASKED) -> list[str]:
+    """The report's groups, in its order: each profile asked, each player."""
+    return [f"{profile}, {player}" for profile in profiles for player in PLAYERS]
 
 
 def test_ask_hold_wild_prints_a_verdict_built_from_its_table(reports):
@@ -216,7 +217,7 @@ def test_ask_hold_wild_asks_all_six_profiles_by_default(tmp_path, monkeypatch):
     result = CliRunner().invoke(cli, ["ask", "hold-wild", "--player", "tuned", "--player",
                                       "cautious", "--runs-dir", str(tmp_path)])
     assert result.exit_code != 0 and "Aborted" in result.output, result.output  # stopped
-    groups = [f"{profile}, {player}" for profile in PROFILES for player in PLAYERS]
+    groups = _groups(tuple(PROFILES))
     assert list(dict.fromkeys(p.group for p in handed)) == groups
     assert len(handed) == 3 * len(groups) and len(PROFILES) == 6
 
